@@ -1,0 +1,10 @@
+import { lintSource } from '@secretlint/core';
+import { creator } from '@secretlint/secretlint-rule-preset-recommend';
+import { readFileSync } from 'node:fs';
+const text = readFileSync(process.argv[2], 'utf8');
+const config = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: creator }] };
+let t = performance.now();
+const r = await lintSource({ source: { filePath: '/virtual/a.txt', content: text, contentType: 'text' }, options: { config, noPhysicFilePath: true } } as any);
+console.log('ms', performance.now() - t, 'MB', text.length / 1e6);
+for (const m of r.messages.slice(0, 60)) console.log(m.ruleId, m.messageId, JSON.stringify(m.range), JSON.stringify(m.data).slice(0, 150), JSON.stringify(text.slice(m.range[0], m.range[1])).slice(0, 100));
+console.log(r.messages.length);

@@ -1,0 +1,176 @@
+import { open } from 'node:fs/promises';
+import type { Diagnostic } from '../diagnostics.js';
+
+/** One JSON object read from one line of a JSONL file. */
+export interface JsonlRecord {
+  /** 1-based line number in the file. */
+  line: number;
+  value: Record<string, unknown>;
+}
+
+export interface JsonlReadResult {
+  records: JsonlRecord[];
+  diagnostics: Diagnostic[];
+  /** Number of lines seen, blank ones included. */
+  lineCount: number;
+  /** Bytes read from disk. */
+  bytes: number;
+}
+
+const CHUNK_SIZE = 1 << 20;
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const NUL = 0x00;
+const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lenientDecoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+// A JSON escape of a UTF-16 surrogate; only lines holding one can carry a lone surrogate.
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
+
+/**
+ * Reads a JSONL file line by line from a stream of chunks, so that a large
+ * session is never held as one string next to its parsed form.
+ *
+ * Survives a UTF-8 BOM, CRLF and mixed line endings, blank lines, non-JSON and
+ * non-object lines, NUL padding, a truncated last line, invalid UTF-8 (decoded
+ * with U+FFFD and reported) and lone surrogate escapes (made well-formed and
+ * reported). Every line that cannot yield an entry becomes a diagnostic.
+ *
+ * @param path absolute path to read
+ * @param displayName the name used in diagnostics (usually relative to the source root)
+ */
+export async function readJsonl(path: string, displayName = path): Promise<JsonlReadResult> {
+  const records: JsonlRecord[] = [];
+  const diagnostics: Diagnostic[] = [];
+  let lineNo = 0;
+  let bytes = 0;
+  let pending: Buffer[] = [];
+
+  const handle = await open(path, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK_SIZE);
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, CHUNK_SIZE, null);
+      if (bytesRead === 0) break;
+      bytes += bytesRead;
+      let start = 0;
+      for (;;) {
+        const nl = chunk.indexOf(NEWLINE, start);
+        if (nl === -1 || nl >= bytesRead) break;
+        const piece = chunk.subarray(start, nl);
+        const lineBuf = pending.length ? Buffer.concat([...pending, piece]) : piece;
+        pending = [];
+        lineNo++;
+        parseLine(lineBuf, lineNo, false);
+        start = nl + 1;
+      }
+      if (start < bytesRead) pending.push(Buffer.from(chunk.subarray(start, bytesRead)));
+    }
+    if (pending.length) {
+      lineNo++;
+      parseLine(Buffer.concat(pending), lineNo, true);
+    }
+  } finally {
+    await handle.close();
+  }
+  return { records, diagnostics, lineCount: lineNo, bytes };
+
+  function report(line: number, code: Diagnostic['code'], reason: string): void {
+    diagnostics.push({ file: displayName, line, code, reason });
+  }
+
+  function parseLine(raw: Buffer, line: number, isLast: boolean): void {
+    let buf = raw;
+    if (line === 1 && buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
+      buf = buf.subarray(3);
+    }
+    if (buf.length && buf[buf.length - 1] === CARRIAGE_RETURN) buf = buf.subarray(0, buf.length - 1);
+    if (buf.includes(NUL)) {
+      // Crash padding: a writer died mid-line and the file system filled the gap with NULs.
+      const stripped = Buffer.from(buf.filter((b) => b !== NUL));
+      if (stripped.toString('latin1').trim() === '') {
+        report(line, 'nul-bytes', 'line holds only NUL bytes (a crash left padding in the file)');
+        return;
+      }
+      if (tryParse(stripped, line, isLast, true)) return;
+      report(line, 'nul-bytes', 'line holds NUL bytes and no readable JSON object');
+      return;
+    }
+    if (isBlank(buf)) return;
+    tryParse(buf, line, isLast, false);
+  }
+
+  /** Returns true when the line yielded a record or a diagnostic was already written. */
+  function tryParse(buf: Buffer, line: number, isLast: boolean, quiet: boolean): boolean {
+    let text: string;
+    try {
+      text = strictDecoder.decode(buf);
+    } catch {
+      text = lenientDecoder.decode(buf);
+      report(line, 'invalid-utf8', 'line is not valid UTF-8; undecodable bytes were replaced with U+FFFD');
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      if (quiet) return false;
+      if (isLast && looksTruncated(text)) {
+        report(line, 'truncated-line', 'last line is cut off (no closing brace and no final newline)');
+      } else {
+        report(line, 'not-json', `not JSON: ${(err as Error).message.slice(0, 120)} — starts with ${JSON.stringify(text.slice(0, 40))}`);
+      }
+      return true;
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      if (quiet) return false;
+      const kind = Array.isArray(value) ? 'a JSON array' : value === null ? 'null' : `a JSON ${typeof value}`;
+      report(line, 'not-object', `line is ${kind}, not an object`);
+      return true;
+    }
+    if (SURROGATE_ESCAPE.test(text) && makeWellFormed(value as Record<string, unknown>)) {
+      report(line, 'lone-surrogate', 'line holds a lone UTF-16 surrogate; it was replaced with U+FFFD');
+    }
+    records.push({ line, value: value as Record<string, unknown> });
+    return true;
+  }
+}
+
+function isBlank(buf: Buffer): boolean {
+  for (const b of buf) if (b !== 0x20 && b !== 0x09 && b !== CARRIAGE_RETURN) return false;
+  return true;
+}
+
+function looksTruncated(text: string): boolean {
+  const t = text.trimStart();
+  return t.startsWith('{') || t.startsWith('[');
+}
+
+/** Replaces lone surrogates in every string (keys included); returns whether anything changed. */
+function makeWellFormed(node: Record<string, unknown> | unknown[]): boolean {
+  let changed = false;
+  const fix = (s: string): string => {
+    if (s.isWellFormed()) return s;
+    changed = true;
+    return s.toWellFormed();
+  };
+  const visit = (value: unknown): unknown => {
+    if (typeof value === 'string') return fix(value);
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) value[i] = visit(value[i]);
+      return value;
+    }
+    if (value && typeof value === 'object') {
+      const obj = value as Record<string, unknown>;
+      for (const key of Object.keys(obj)) {
+        const fixedKey = fix(key);
+        const v = visit(obj[key]);
+        if (fixedKey !== key) {
+          delete obj[key];
+          obj[fixedKey] = v;
+        } else obj[key] = v;
+      }
+    }
+    return value;
+  };
+  visit(node);
+  return changed;
+}

@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import { createRenderContext, renderTranscript } from '../render/render-message.js';
+import type { Message, Session, Turn } from '../transcript/types.js';
+
+export interface TocItem {
+  /** 1-based prompt number. */
+  n: number;
+  uuid: string;
+  text: string;
+  /** 1-based page of the session that holds the prompt. */
+  page: number;
+}
+
+export interface AssetRef {
+  name: string;
+  mediaType: string;
+  bytes: Buffer;
+}
+
+export interface RenderedSession {
+  /** Transcript HTML of each page, in order. */
+  pages: string[];
+  /** HTML of the abandoned branches, shown apart from the transcript. */
+  abandoned: string;
+  toc: TocItem[];
+  /** Message uuid → page, for every rendered message (used to forward old links). */
+  anchors: Record<string, number>;
+  assets: AssetRef[];
+}
+
+export interface RenderSessionOptions {
+  /** Turns per page; a session with more is split into pages. */
+  pageSize: number;
+  /** URL prefix under which asset files are served, ending in `/`. */
+  assetBase: string;
+  indexToolOutput: boolean;
+  indexThinking: boolean;
+}
+
+const MIME_EXT: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+};
+
+/**
+ * Renders a session's transcript to HTML pages once, so that a build can cache
+ * the result by content digest. Pages hold whole turns, a fixed number each, so
+ * a message keeps its page when the session grows.
+ */
+export function renderSession(session: Session, options: RenderSessionOptions): RenderedSession {
+  const assets = new Map<string, AssetRef>();
+  const ctx = createRenderContext({
+    emitAsset(bytes: Buffer, mediaType: string): string {
+      const ext = MIME_EXT[mediaType] ?? 'bin';
+      const name = `${createHash('sha256').update(bytes).digest('hex').slice(0, 20)}.${ext}`;
+      if (!assets.has(name)) assets.set(name, { name, mediaType, bytes });
+      return `${options.assetBase}${name}`;
+    },
+    indexToolOutput: options.indexToolOutput,
+    renderThinking: true,
+    indexThinking: options.indexThinking,
+  });
+
+  const forkMarkers = new Map<string, string[]>();
+  for (const b of session.abandoned) {
+    const list = forkMarkers.get(b.forkParentUuid) ?? [];
+    list.push(b.firstUuid);
+    forkMarkers.set(b.forkParentUuid, list);
+  }
+
+  const pages: string[] = [];
+  const anchors: Record<string, number> = {};
+  const toc: TocItem[] = [];
+  const pageSize = Math.max(1, options.pageSize);
+  const chunks = paginate(session.turns, pageSize);
+  chunks.forEach((turns, i) => {
+    const page = i + 1;
+    const parts: string[] = [];
+    for (const turn of turns) {
+      if (turn.prompt) toc.push({ n: turn.index, uuid: turn.prompt.uuid, text: tocText(turn.prompt.text), page });
+      for (const m of turn.messages) anchors[m.uuid] = page;
+      parts.push(renderTurn(turn, ctx, forkMarkers));
+    }
+    pages.push(parts.join('\n'));
+  });
+  if (pages.length === 0) pages.push('');
+
+  const abandoned = session.abandoned
+    .map((b, i) => {
+      const body = renderTranscript(b.messages, ctx);
+      return `<details class="branch" data-branch="abandoned" id="b-${attr(b.firstUuid)}" data-fork-parent="${attr(b.forkParentUuid)}" data-pagefind-ignore="all"><summary>Abandoned branch ${i + 1} · ${b.messages.length} message${b.messages.length === 1 ? '' : 's'} · not taken</summary>${body}</details>`;
+    })
+    .join('\n');
+
+  return { pages, abandoned, toc, anchors, assets: [...assets.values()] };
+}
+
+function renderTurn(turn: Turn, ctx: ReturnType<typeof createRenderContext>, forkMarkers: Map<string, string[]>): string {
+  // Render runs of messages between fork points, so the marker lands right after its parent.
+  const out: string[] = [];
+  let run: Message[] = [];
+  for (const m of turn.messages) {
+    run.push(m);
+    const ids = m.kind === 'assistant' ? m.uuids : [m.uuid];
+    const forks = ids.flatMap((id) => forkMarkers.get(id) ?? []);
+    if (forks.length) {
+      out.push(renderTranscript(run, ctx));
+      run = [];
+      for (const first of forks) {
+        out.push(`<p class="fork-marker" data-pagefind-ignore="all"><a href="#b-${attr(first)}">A branch was rewound here — open the abandoned version</a></p>`);
+      }
+    }
+  }
+  if (run.length) out.push(renderTranscript(run, ctx));
+  return `<section class="turn" data-turn="${turn.index}">${out.join('\n')}</section>`;
+}
+
+function paginate<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function tocText(text: string): string {
+  const t = text.replace(/<([a-z][a-z0-9_-]*)>[\s\S]*?<\/\1>/gi, ' ').replace(/\s+/g, ' ').trim();
+  return t.length > 90 ? `${t.slice(0, 89)}…` : t || '(empty prompt)';
+}
+
+/** Our own ids (uuids) only ever hold these characters; anything else is dropped. */
+function attr(id: string): string {
+  return id.replace(/[^A-Za-z0-9_-]/g, '');
+}

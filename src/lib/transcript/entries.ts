@@ -1,0 +1,109 @@
+import type { JsonlRecord } from '../jsonl/read-jsonl.js';
+import type { AssistantKind, ContentBlock, Entry, EntryType, UserKind } from './types.js';
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set<EntryType>([
+  'user',
+  'assistant',
+  'system',
+  'summary',
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'attachment',
+  'permission-mode',
+  'last-prompt',
+  'custom-title',
+  'ai-title',
+]);
+
+/** Entry types that are turns of the conversation itself. */
+export const CONVERSATION_TYPES: ReadonlySet<EntryType> = new Set<EntryType>(['user', 'assistant']);
+
+/** Wraps a parsed JSONL record into a typed entry; unknown types are kept, never rejected. */
+export function toEntry(record: JsonlRecord, index: number): Entry {
+  const raw = record.value;
+  const rawType = typeof raw.type === 'string' ? raw.type : '';
+  const type: EntryType = KNOWN_TYPES.has(rawType) ? (rawType as EntryType) : 'unknown';
+  return {
+    line: record.line,
+    index,
+    type,
+    rawType,
+    uuid: typeof raw.uuid === 'string' && raw.uuid ? raw.uuid : undefined,
+    parentUuid: typeof raw.parentUuid === 'string' ? raw.parentUuid : raw.parentUuid === null ? null : undefined,
+    logicalParentUuid: typeof raw.logicalParentUuid === 'string' ? raw.logicalParentUuid : undefined,
+    timestamp: typeof raw.timestamp === 'string' ? raw.timestamp : undefined,
+    isSidechain: raw.isSidechain === true,
+    isMeta: raw.isMeta === true,
+    subtype: typeof raw.subtype === 'string' ? raw.subtype : undefined,
+    raw,
+  };
+}
+
+/** The `message` object of a user or assistant entry, if it has one. */
+export function messageOf(entry: Entry): Record<string, unknown> | undefined {
+  const m = entry.raw.message;
+  return m && typeof m === 'object' && !Array.isArray(m) ? (m as Record<string, unknown>) : undefined;
+}
+
+/** Content blocks of an entry's message; a string content becomes one text block. */
+export function contentBlocks(entry: Entry): ContentBlock[] {
+  const content = messageOf(entry)?.content;
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  if (!Array.isArray(content)) return [];
+  return content.filter((b): b is ContentBlock => !!b && typeof b === 'object' && typeof (b as { type?: unknown }).type === 'string');
+}
+
+/** Text of an entry's message: the string content, or its text blocks joined. */
+export function textOf(entry: Entry): string {
+  const content = messageOf(entry)?.content;
+  if (typeof content === 'string') return content;
+  return contentBlocks(entry)
+    .filter((b): b is { type: 'text'; text: string } => b.type === 'text' && typeof (b as { text?: unknown }).text === 'string')
+    .map((b) => b.text)
+    .join('\n\n');
+}
+
+const COMPACT_CONTINUATION = /^This session is being continued from a previous conversation/;
+const INTERRUPTION = /^\[Request interrupted by user/;
+
+/**
+ * What a user entry is to a reader. Order matters: a tool result can carry an
+ * interruption text block, and a compact summary is also marked meta in some versions.
+ */
+export function classifyUser(entry: Entry): UserKind {
+  const blocks = contentBlocks(entry);
+  if (blocks.some((b) => b.type === 'tool_result')) return 'tool-result';
+  if (entry.raw.isCompactSummary === true) return 'compact-summary';
+  const text = textOf(entry).trimStart();
+  if (COMPACT_CONTINUATION.test(text)) return 'compact-summary';
+  if (text.startsWith('<local-command-caveat>')) return 'meta';
+  if (entry.isMeta) return 'meta';
+  if (text.includes('<command-name>')) return 'command';
+  if (text.startsWith('<local-command-stdout>') || text.startsWith('<local-command-stderr>')) return 'command-output';
+  if (text.startsWith('<bash-input>')) return 'bash-input';
+  if (text.startsWith('<bash-stdout>') || text.startsWith('<bash-stderr>')) return 'bash-output';
+  if (INTERRUPTION.test(text)) return 'interruption';
+  return 'prompt';
+}
+
+/** Normal, `<synthetic>` filler, or an API error written as an assistant message. */
+export function classifyAssistant(entry: Entry): AssistantKind {
+  if (entry.raw.isApiErrorMessage === true) return 'api-error';
+  if (messageOf(entry)?.model === '<synthetic>') return 'synthetic';
+  return 'normal';
+}
+
+/** Whether an entry is a human prompt (the start of a turn). */
+export function isHumanPrompt(entry: Entry): boolean {
+  return entry.type === 'user' && classifyUser(entry) === 'prompt';
+}
+
+/** Extracts the text between `<tag>` and `</tag>`, or undefined. */
+export function tagContent(text: string, tag: string): string | undefined {
+  const open = `<${tag}>`;
+  const start = text.indexOf(open);
+  if (start === -1) return undefined;
+  const end = text.indexOf(`</${tag}>`, start + open.length);
+  return text.slice(start + open.length, end === -1 ? undefined : end);
+}

@@ -1,0 +1,203 @@
+import type { Diagnostic } from '../diagnostics.js';
+import { classifyUser, messageOf } from './entries.js';
+import type { Entry } from './types.js';
+
+interface Node {
+  key: string;
+  entry: Entry;
+  parent?: Node;
+  children: Node[];
+  /** File index of the newest conversation entry in this subtree, or -1. */
+  newest: number;
+}
+
+/** The entries of one branch that was rewound away from. */
+export interface BranchEntries {
+  forkParentUuid: string;
+  firstUuid: string;
+  entries: Entry[];
+}
+
+export interface ActiveBranch {
+  /** Entries of the active conversation, in file order. */
+  active: Entry[];
+  abandoned: BranchEntries[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Builds the `parentUuid` tree of one transcript and resolves its active branch.
+ *
+ * - Compaction: a `compact_boundary` with `parentUuid: null` hangs off its
+ *   `logicalParentUuid`; any other extra root (1.0.x summaries, a missing parent,
+ *   a broken cycle) continues the conversation in file order.
+ * - A fork is a rewind only when its children begin different human prompts or
+ *   different assistant messages (another `message.id`). Then the child whose
+ *   subtree holds the newest conversation entry is active and the others are
+ *   abandoned. Every other fork (parallel tool calls, progress and hook leaves,
+ *   a `!bash` aside) is part of the active transcript.
+ * - Duplicate uuids, missing parents, missing uuids and cycles give diagnostics.
+ *
+ * Iterative throughout: real sessions have chains of tens of thousands of entries.
+ */
+export function resolveActiveBranch(entries: Entry[], file: string): ActiveBranch {
+  const diagnostics: Diagnostic[] = [];
+  const report = (line: number, code: Diagnostic['code'], reason: string) => diagnostics.push({ file, line, code, reason });
+
+  const byUuid = new Map<string, Node>();
+  const nodes: Node[] = [];
+  for (const entry of entries) {
+    if (!entry.uuid) {
+      if (entry.type === 'user' || entry.type === 'assistant' || entry.type === 'system') {
+        report(entry.line, 'missing-uuid', `${entry.type} entry has no uuid; kept in file order under its parent`);
+        nodes.push({ key: `line:${entry.line}`, entry, children: [], newest: -1 });
+      }
+      continue;
+    }
+    const seen = byUuid.get(entry.uuid);
+    if (seen) {
+      const identical = JSON.stringify(seen.entry.raw) === JSON.stringify(entry.raw);
+      report(entry.line, 'duplicate-uuid', `uuid ${entry.uuid} was already used on line ${seen.entry.line}${identical ? ' (identical copy, skipped)' : ' (different content, the first one is kept)'}`);
+      continue;
+    }
+    const node: Node = { key: entry.uuid, entry, children: [], newest: -1 };
+    byUuid.set(entry.uuid, node);
+    nodes.push(node);
+  }
+
+  const roots: Node[] = [];
+  for (const node of nodes) {
+    const { parentUuid, logicalParentUuid } = node.entry;
+    const parent = parentUuid ? byUuid.get(parentUuid) : logicalParentUuid ? byUuid.get(logicalParentUuid) : undefined;
+    if (parent && parent !== node) {
+      node.parent = parent;
+      parent.children.push(node);
+    } else {
+      if (parentUuid) {
+        report(node.entry.line, 'missing-parent', `parent ${parentUuid} is not in this file; the entry starts a new root`);
+      }
+      roots.push(node);
+    }
+  }
+
+  // Nodes not reachable from a root sit on (or under) a parent cycle: cut each cycle
+  // at its earliest entry so that nothing is lost and no walk loops.
+  const reached = new Set<Node>();
+  markReached(roots, reached);
+  for (const node of nodes) {
+    if (reached.has(node)) continue;
+    const path: Node[] = [];
+    const onPath = new Set<Node>();
+    let cur: Node | undefined = node;
+    while (cur && !onPath.has(cur) && !reached.has(cur)) {
+      onPath.add(cur);
+      path.push(cur);
+      cur = cur.parent;
+    }
+    if (!cur || reached.has(cur)) continue;
+    const cycle = path.slice(path.indexOf(cur));
+    const head = cycle.reduce((a, b) => (a.entry.index <= b.entry.index ? a : b));
+    report(head.entry.line, 'parent-cycle', `parent cycle through lines ${cycle.map((n) => n.entry.line).sort((a, b) => a - b).join(', ')}; cut at line ${head.entry.line}`);
+    const parent = head.parent!;
+    parent.children = parent.children.filter((c) => c !== head);
+    head.parent = undefined;
+    roots.push(head);
+    markReached([head], reached);
+  }
+  roots.sort((a, b) => a.entry.index - b.entry.index);
+
+  // Post-order over a breadth-first listing: children are always after their parent.
+  const order: Node[] = [];
+  for (const root of roots) {
+    const queue = [root];
+    for (let i = 0; i < queue.length; i++) {
+      order.push(queue[i]);
+      for (const child of queue[i].children) queue.push(child);
+    }
+  }
+  for (let i = order.length - 1; i >= 0; i--) {
+    const n = order[i];
+    if (isConversation(n.entry)) n.newest = Math.max(n.newest, n.entry.index);
+    if (n.parent) n.parent.newest = Math.max(n.parent.newest, n.newest);
+  }
+
+  const abandoned: BranchEntries[] = [];
+  const active = collect(roots, abandoned);
+  return { active, abandoned, diagnostics };
+}
+
+function markReached(starts: Node[], reached: Set<Node>): void {
+  const stack = [...starts];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (reached.has(n)) continue;
+    reached.add(n);
+    stack.push(...n.children);
+  }
+}
+
+function isConversation(entry: Entry): boolean {
+  if (entry.type === 'assistant') return true;
+  if (entry.type !== 'user') return false;
+  const kind = classifyUser(entry);
+  return kind !== 'meta';
+}
+
+/** What starts a branch: a human prompt or an assistant message; anything else is a side step. */
+function branchSignature(entry: Entry): string | undefined {
+  if (entry.type === 'user' && classifyUser(entry) === 'prompt') return `prompt:${entry.uuid}`;
+  if (entry.type === 'assistant') {
+    const id = messageOf(entry)?.id;
+    return `assistant:${typeof id === 'string' ? id : entry.uuid}`;
+  }
+  return undefined;
+}
+
+/** Walks from the given starts, keeping active children and recording rewound ones. */
+function collect(starts: Node[], abandoned: BranchEntries[]): Entry[] {
+  const out: Entry[] = [];
+  const stack = [...starts];
+  while (stack.length) {
+    const n = stack.pop()!;
+    out.push(n.entry);
+    if (n.children.length === 0) continue;
+    if (n.children.length === 1) {
+      stack.push(n.children[0]);
+      continue;
+    }
+    const groups = new Map<string, Node[]>();
+    for (const child of n.children) {
+      const sig = branchSignature(child.entry);
+      if (!sig) continue;
+      const g = groups.get(sig);
+      if (g) g.push(child);
+      else groups.set(sig, [child]);
+    }
+    if (groups.size < 2) {
+      stack.push(...n.children);
+      continue;
+    }
+    let best: string | undefined;
+    let bestNewest = -2;
+    for (const [sig, group] of groups) {
+      const newest = Math.max(...group.map((c) => c.newest));
+      // Ties go to the later branch: a rewind is written after what it replaces.
+      const last = Math.max(...group.map((c) => c.entry.index));
+      const score = newest * 1 + last / 1e9;
+      if (score > bestNewest) {
+        bestNewest = score;
+        best = sig;
+      }
+    }
+    for (const child of n.children) {
+      const sig = branchSignature(child.entry);
+      if (!sig || sig === best) {
+        stack.push(child);
+        continue;
+      }
+      const entries = collect([child], abandoned).sort((a, b) => a.index - b.index);
+      abandoned.push({ forkParentUuid: n.key, firstUuid: child.key, entries });
+    }
+  }
+  return out.sort((a, b) => a.index - b.index);
+}

@@ -1,0 +1,96 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { z } from 'astro/zod';
+
+/** Redaction settings a user can add on top of the built-in rules. */
+export const redactionConfigSchema = z
+  .object({
+    extraPatterns: z
+      .array(
+        z.object({
+          name: z.string().regex(/^[a-z0-9-]+$/, 'use lowercase letters, digits and dashes, e.g. "internal-host"'),
+          pattern: z.string().refine(isValidRegex, 'is not a valid JavaScript regular expression'),
+          flags: z.string().regex(/^[gimsuy]*$/).optional(),
+        }),
+      )
+      .default([]),
+    allowlist: z.array(z.string()).default([]),
+    names: z.array(z.string().min(2)).default([]),
+    dropImages: z.boolean().default(false),
+    dropThinking: z.boolean().default(false),
+    dropToolOutput: z.boolean().default(false),
+  })
+  .strict();
+
+/** `sessionpress.config.json`: every field optional; environment variables win. */
+export const configSchema = z
+  .object({
+    $schema: z.string().optional(),
+    source: z.string().min(1).default('content/sessions'),
+    site: z.url({ message: 'must be an absolute URL such as "https://you.github.io"' }).optional(),
+    base: z
+      .string()
+      .regex(/^\/([^/]+\/?)*$/, 'must start with "/", e.g. "/my-repo"')
+      .default('/'),
+    title: z.string().default('Sessionpress'),
+    pageSize: z.number().int().min(5).max(1000).default(40),
+    redaction: redactionConfigSchema.default(redactionConfigSchema.parse({})),
+    search: z
+      .object({
+        indexToolOutput: z.boolean().default(true),
+        indexThinking: z.boolean().default(false),
+      })
+      .strict()
+      .default({ indexToolOutput: true, indexThinking: false }),
+  })
+  .strict();
+
+export type SessionpressConfig = z.infer<typeof configSchema> & { sourceDir: string; configFile?: string };
+
+function isValidRegex(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const CONFIG_FILE = 'sessionpress.config.json';
+
+/**
+ * Reads `sessionpress.config.json` (if present) and the environment
+ * (`SESSIONPRESS_SOURCE`, `SESSIONPRESS_SITE`, `SESSIONPRESS_BASE`), validates
+ * them, and throws one actionable message naming the file and every bad field.
+ */
+export function loadConfig(root: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): SessionpressConfig {
+  const file = resolve(root, env.SESSIONPRESS_CONFIG ?? CONFIG_FILE);
+  let raw: Record<string, unknown> = {};
+  if (existsSync(file)) {
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new Error(`${file}: not valid JSON (${(err as Error).message}). Fix the file or delete it to use the defaults.`);
+    }
+  } else if (env.SESSIONPRESS_CONFIG) {
+    throw new Error(`SESSIONPRESS_CONFIG points to ${file}, which does not exist.`);
+  }
+  const merged = {
+    ...raw,
+    ...(env.SESSIONPRESS_SOURCE ? { source: env.SESSIONPRESS_SOURCE } : {}),
+    ...(env.SESSIONPRESS_SITE ? { site: env.SESSIONPRESS_SITE } : {}),
+    ...(env.SESSIONPRESS_BASE ? { base: env.SESSIONPRESS_BASE } : {}),
+  };
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  - ${i.path.join('.') || '(top level)'}: ${i.message}`).join('\n');
+    throw new Error(`Invalid Sessionpress configuration (${existsSync(file) ? file : 'environment'}):\n${problems}`);
+  }
+  const cfg = parsed.data;
+  const sourceDir = isAbsolute(cfg.source) ? cfg.source : resolve(root, cfg.source);
+  if (!existsSync(sourceDir)) {
+    throw new Error(`Session source folder ${sourceDir} does not exist. Set "source" in ${CONFIG_FILE} or SESSIONPRESS_SOURCE to a folder laid out like ~/.claude/projects.`);
+  }
+  const base = cfg.base === '/' ? '/' : `/${cfg.base.replace(/^\/+|\/+$/g, '')}`;
+  return { ...cfg, base, sourceDir, configFile: existsSync(file) ? file : undefined };
+}
