@@ -1,0 +1,60 @@
+/** An extra secret pattern from the site's configuration. */
+export interface ExtraPattern {
+  /** Rule name, used in the placeholder: `[REDACTED:<name>]`. */
+  name: string;
+  /** JavaScript regular expression source. With a capture group, only group 1 is redacted. */
+  pattern: string;
+  /** Regular expression flags; `g` is always added. */
+  flags?: string;
+}
+
+export interface RedactionOptions {
+  extraPatterns?: ExtraPattern[];
+  /** Strings that are never redacted, even when a rule matches them. */
+  allowlist?: string[];
+  /** Real names and other words to anonymise (case-insensitive, whole words) → `[REDACTED:name]`. */
+  names?: string[];
+  /** Login names known in advance (added to those found in the session). */
+  usernames?: string[];
+  /** Replace image blocks with a short text note. */
+  dropImages?: boolean;
+  /** Remove thinking blocks. */
+  dropThinking?: boolean;
+  /** Replace tool results (and `toolUseResult`, progress output) with a short note. */
+  dropToolOutput?: boolean;
+}
+
+export interface RedactionFinding {
+  /** Rule name as used in placeholders, e.g. `github-token`, `email`, `home-path`. */
+  rule: string;
+  /** Occurrences replaced. */
+  count: number;
+  /** Masked context such as `export GITHUB_TOKEN=ghp_…[masked]`; never the secret itself. */
+  samples: string[];
+}
+
+export interface RedactionReport {
+  findings: RedactionFinding[];
+  /** Sum of the counts. */
+  total: number;
+}
+
+export interface SessionHints {
+  /** Encoded project folder names (`-home-ada-work-api`): their usernames are redacted too. */
+  projectFolders?: string[];
+  /** Working directories known from elsewhere. */
+  cwds?: string[];
+}
+
+export interface Redactor {
+  /**
+   * Redacts every string (and path-like keys) of the given JSON values in
+   * place; one call = one session (session file + its subagent files, so
+   * placeholders are stable across them).
+   */
+  redactSession(values: unknown[], hints?: SessionHints): Promise<RedactionReport>;
+  /** Redacts one free string with the session's current mapping (e.g. a project folder name for a URL). */
+  redactText(text: string): string;
+  /** Usernames known to the redactor after the last session (options, hints, cwd values, paths). */
+  knownUsernames(): string[];
+}

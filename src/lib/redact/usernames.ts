@@ -1,0 +1,108 @@
+/**
+ * Where the user's login name hides in a session, and how to take it out.
+ *
+ * Claude Code records the working directory (`cwd`) on every entry and encodes
+ * it into the project folder name (`/home/ada/work/api` → `-home-ada-work-api`),
+ * so the login name is in nearly every line. The path forms are always
+ * rewritten (`/home/ada/x` → `~/x`); the bare name is only blanked out when it
+ * is not an ordinary word, so that "user" or "admin" in prose survives.
+ */
+
+/**
+ * Login names that are also ordinary words or generic accounts: their path
+ * forms are still rewritten, but the bare word is left alone in prose.
+ */
+export const COMMON_USERNAMES: ReadonlySet<string> = new Set([
+  'user', 'users', 'admin', 'administrator', 'root', 'runner', 'ubuntu', 'dev', 'developer', 'debian',
+  'ec2-user', 'centos', 'fedora', 'vagrant', 'docker', 'node', 'app', 'home', 'guest', 'test', 'tester',
+  'build', 'builder', 'ci', 'jenkins', 'git', 'www', 'www-data', 'nobody', 'default', 'public', 'shared',
+  'me', 'you', 'olduser', 'newuser', 'username', 'work', 'code', 'project', 'projects', 'src', 'local',
+  'linuxbrew', 'pi', 'coder', 'codespace', 'vscode', 'workspace', 'main', 'master', 'demo', 'example',
+  'service', 'server', 'system', 'data', 'temp', 'tmp', 'chip', 'redacted',
+]);
+
+/** Folders under `/home` or `/Users` that are not a person's home. */
+export const NON_PERSONAL_HOMES: ReadonlySet<string> = new Set(['Shared', 'linuxbrew', 'Guest']);
+
+/** Shortest bare name that is blanked out: shorter ones hit too many ordinary words. */
+const MIN_BARE_USERNAME = 3;
+
+/**
+ * Whether a login name is specific enough to be blanked out wherever it
+ * appears as a word (not only in its path forms).
+ */
+export function isDistinctiveUsername(name: string): boolean {
+  return (
+    name.length >= MIN_BARE_USERNAME &&
+    !COMMON_USERNAMES.has(name.toLowerCase()) &&
+    !NON_PERSONAL_HOMES.has(name) &&
+    /^[A-Za-z0-9_][A-Za-z0-9._-]*$/.test(name) &&
+    // A name made only of digits is a number in every other context.
+    !/^\d+$/.test(name)
+  );
+}
+
+const CWD_HOME = /(?:^|[\\/])(?:home|Users)[\\/]+([^\\/\s]+)/;
+
+/**
+ * Candidate login names in working-directory strings such as
+ * `/home/ada/work/api`, `/Users/ada` or `C:\Users\ada\src`.
+ */
+export function usernamesFromCwds(cwds: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const cwd of cwds) {
+    if (typeof cwd !== 'string') continue;
+    const m = CWD_HOME.exec(cwd);
+    if (m && !NON_PERSONAL_HOMES.has(m[1])) out.add(m[1]);
+  }
+  return [...out];
+}
+
+const FOLDER_HOME = /^(?:[A-Za-z]-)?-(?:home|Users)-([^-]+)/;
+
+/**
+ * Candidate login name in an encoded project folder name: `-home-ada-work-api`
+ * → `ada`, `-Users-ada-x` → `ada`, `C--Users-ada-x` → `ada`. The encoding turns
+ * every `/` and `.` into `-`, so a name with a dash in it cannot be told apart
+ * from the folder below it; the first segment is the best guess, and the real
+ * name comes from `cwd` values when there are any.
+ */
+export function usernamesFromFolder(folder: string): string[] {
+  const m = FOLDER_HOME.exec(folder);
+  return m && !NON_PERSONAL_HOMES.has(m[1]) ? [m[1]] : [];
+}
+
+/** Claude Code's folder encoding of a path segment: every non-alphanumeric character becomes `-`. */
+function encodeSegment(s: string): string {
+  return s.replace(/[^A-Za-z0-9]/g, '-');
+}
+
+/**
+ * Removes the home folder and login name from an encoded project folder name:
+ * `-home-ada-work-api` → `-work-api`, `-Users-ada` → `-home`. Known usernames
+ * (from `cwd` values) are preferred, since they may hold dashes; without one,
+ * the segment after `home`/`Users` is taken as the name. Any distinctive
+ * username left elsewhere in the name becomes `user`.
+ */
+export function redactProjectFolder(folder: string, usernames: string[]): string {
+  let out = folder;
+  const prefix = /^((?:[A-Za-z]-)?-(?:home|Users)-)/.exec(out);
+  if (prefix) {
+    const rest = out.slice(prefix[1].length);
+    const known = usernames
+      .map(encodeSegment)
+      .filter((u) => u && (rest === u || rest.startsWith(`${u}-`)))
+      .sort((a, b) => b.length - a.length)[0];
+    const name = known ?? rest.split('-')[0];
+    if (!NON_PERSONAL_HOMES.has(name)) {
+      out = rest.slice(name.length);
+      if (out === '') out = '-home';
+    }
+  }
+  for (const u of usernames) {
+    if (!isDistinctiveUsername(u)) continue;
+    const enc = encodeSegment(u).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    out = out.replace(new RegExp(`(?<![A-Za-z0-9])${enc}(?![A-Za-z0-9])`, 'gi'), 'user');
+  }
+  return out;
+}

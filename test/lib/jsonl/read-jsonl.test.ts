@@ -1,0 +1,75 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readJsonl } from '../../../src/lib/jsonl/read-jsonl.js';
+import { BAD_LINE_CODES } from '../../../src/lib/diagnostics.js';
+import { corpusRoot, fixturePath, loadExpect } from '../../helpers/shared.js';
+
+const expectData = loadExpect();
+
+function tmpFile(bytes: Buffer | string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sp-jsonl-'));
+  const p = join(dir, 'x.jsonl');
+  writeFileSync(p, bytes);
+  return p;
+}
+
+describe('readJsonl', () => {
+  it('reports exactly the bad lines EXPECT.json lists for the malformed fixture, and keeps the rest', async () => {
+    const m = expectData.malformed;
+    const r = await readJsonl(fixturePath(m.file), 'malformed.jsonl');
+    const bad = r.diagnostics.filter((d) => BAD_LINE_CODES.has(d.code)).map((d) => d.line);
+    expect(bad).toEqual(m.bad_lines.map((b: { line: number }) => b.line));
+    expect(bad.length).toBe(m.bad_line_count);
+    for (const line of m.invalid_utf8_lines) expect(r.diagnostics.some((d) => d.line === line && d.code === 'invalid-utf8')).toBe(true);
+    for (const line of m.lone_surrogate_lines) expect(r.diagnostics.some((d) => d.line === line && d.code === 'lone-surrogate')).toBe(true);
+    // Lines with recoverable damage still yield their entry.
+    const lines = new Set(r.records.map((x) => x.line));
+    for (const line of [...m.invalid_utf8_lines, ...m.lone_surrogate_lines]) expect(lines.has(line)).toBe(true);
+    for (const line of m.blank_lines) expect(lines.has(line)).toBe(false);
+    // Every recovered string is well-formed UTF-16.
+    expect(JSON.stringify(r.records.map((x) => x.value)).isWellFormed()).toBe(true);
+    expect(r.diagnostics.every((d) => d.file === 'malformed.jsonl' && d.line > 0)).toBe(true);
+  });
+
+  it('reads the long line whole (its head and tail marker both survive)', async () => {
+    const m = expectData.malformed;
+    const r = await readJsonl(fixturePath(m.file));
+    const rec = r.records.find((x) => x.line === m.long_line.line)!;
+    const text = JSON.stringify(rec.value);
+    expect(text).toContain(m.long_line.head_marker);
+    expect(text).toContain(m.long_line.tail_marker);
+  });
+
+  it('survives BOM, CRLF, a truncated last line, arrays and NUL padding in hand-made input', async () => {
+    const p = tmpFile(Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('{"a":1}\r\n\r\n[1,2]\n"str"\n'),
+      Buffer.from([0, 0, 0, 0x0a]),
+      Buffer.from('{"b":2}\n{"c":'),
+    ]));
+    const r = await readJsonl(p, 'x');
+    expect(r.records.map((x) => x.value)).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(r.diagnostics.map((d) => [d.line, d.code])).toEqual([
+      [3, 'not-object'],
+      [4, 'not-object'],
+      [5, 'nul-bytes'],
+      [7, 'truncated-line'],
+    ]);
+  });
+
+  it('flags the comment lines some corpus files start with as not JSON', async () => {
+    const r = await readJsonl(join(corpusRoot, '-samples-session-share', 'general-tool-calls.jsonl'));
+    expect(r.diagnostics.filter((d) => d.code === 'not-json').map((d) => d.line)).toEqual([1, 2]);
+    expect(r.records.length).toBeGreaterThan(50);
+  });
+
+  it('handles lines that straddle its read chunks', async () => {
+    const big = 'x'.repeat(3 * 1024 * 1024);
+    const p = tmpFile(`{"a":"${big}"}\n{"b":1}\n`);
+    const r = await readJsonl(p);
+    expect(r.records).toHaveLength(2);
+    expect((r.records[0].value.a as string).length).toBe(big.length);
+  });
+});
