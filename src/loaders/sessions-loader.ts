@@ -6,7 +6,8 @@ import type { Loader, LoaderContext } from 'astro/loaders';
 import { formatDiagnostic, type Diagnostic } from '../lib/diagnostics.js';
 import { discoverSources, toPosix } from '../lib/discover.js';
 import { assignSiblingAgents, loadSession } from '../lib/pipeline.js';
-import { createRedactor, redactProjectFolder, usernamesFromFolder } from '../lib/redact/index.js';
+import { createRedactor } from '../lib/redact/index.js';
+import { usernamesFromFolder } from '../lib/redact/usernames.js';
 import {
   countBadLines,
   createRenderCache,
@@ -88,7 +89,7 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
       renderSettings,
     });
     const usernames = usernamesFromFolder(source.projectFolder);
-    const projectSlug = projectSlugOf(redactProjectFolder(source.projectFolder, usernames));
+    const projectSlug = projectSlugOf(source.projectFolder);
     const id = sessionEntryId(projectSlug, source.sessionId);
     const existing = store.get(id);
     if (existing && existing.digest === digest && cache.has(String(existing.data.cacheKey))) {
@@ -110,7 +111,7 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
     }
     const session = loaded.result.session;
     report(session.diagnostics);
-    const rendered = renderSession(session, {
+    const rendered = await renderSession(session, {
       pageSize: config.pageSize,
       assetBase: `${base}assets/`,
       indexToolOutput: config.search.indexToolOutput,

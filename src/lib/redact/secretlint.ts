@@ -8,44 +8,54 @@ export interface SecretlintHit {
   value: string;
 }
 
+// Built once per process: the preset's rule objects are plain data.
 const config: SecretLintCoreConfig = {
   rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendPreset }],
 };
 
 /**
  * Messages whose secret our own rules handle better: a private key block is
- * rewritten as a whole (and secretlint's match can span several of our joined
+ * rewritten as a whole (and secretlint's match could span two of the joined
  * strings), URLs keep their host, and an AWS account id is not a secret.
  */
-const SKIPPED_MESSAGES = new Set(['PrivateKey', 'AWSAccountID', 'BasicAuth', 'PostgreSQLConnection', 'MySQLConnection', 'MongoDBConnection']);
+const SKIPPED_MESSAGES = new Set([
+  'PrivateKey',
+  'AWSAccountID',
+  'BasicAuth',
+  'PostgreSQLConnection',
+  'MySQLConnection',
+  'MongoDBConnection',
+]);
 
-/** Data fields of secretlint messages that hold a file name, not a secret. */
+/** Data fields of secretlint messages that hold a file name or a label, not a secret. */
 const NON_SECRET_DATA = new Set(['FILE_NAME', 'typeName']);
 
 /**
- * Size of one secretlint call. secretlint's rules are regexes over the whole
- * source; a few MB per call keeps memory flat without paying per-call setup.
+ * Text per secretlint call. Its rules are regexes over the whole source; a few
+ * MB per call keeps memory flat without paying the per-call setup often.
  */
 export const SECRETLINT_CHUNK = 4 << 20;
 
 /**
- * Runs secretlint's recommended preset once over a text (in chunks of a few
- * MB, cut on separator boundaries) and returns the secret values it found.
- *
- * @param text strings of one session joined by `separator`
- * @param separator a string no secret contains; chunks are cut only there
+ * Joins strings between a separator that no rule matches across (no token
+ * character, no `@`), so one secretlint call covers thousands of strings.
  */
-export async function secretlintValues(text: string, separator: string): Promise<SecretlintHit[]> {
+export const SEPARATOR = '\n\u0000\n';
+
+/**
+ * Runs secretlint's recommended preset over many strings with as few calls as
+ * possible (the strings are joined into chunks of a few MB) and returns the
+ * secret values it found, in text order.
+ */
+export async function secretlintValues(strings: readonly string[]): Promise<SecretlintHit[]> {
   const hits: SecretlintHit[] = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = Math.min(text.length, start + SECRETLINT_CHUNK);
-    if (end < text.length) {
-      const cut = text.lastIndexOf(separator, end);
-      end = cut > start ? cut : text.indexOf(separator, end) === -1 ? text.length : text.indexOf(separator, end);
-    }
-    const content = text.slice(start, end);
-    start = end + separator.length;
+  let batch: string[] = [];
+  let size = 0;
+  const flush = async (): Promise<void> => {
+    if (!batch.length) return;
+    const content = batch.join(SEPARATOR);
+    batch = [];
+    size = 0;
     const result = await lintSource({
       source: { filePath: '/session.txt', content, contentType: 'text' },
       options: { config, noPhysicFilePath: true },
@@ -56,11 +66,17 @@ export async function secretlintValues(text: string, separator: string): Promise
       for (const [key, value] of Object.entries(data)) {
         if (NON_SECRET_DATA.has(key) || typeof value !== 'string' || value.length < 8) continue;
         // A value that crosses a separator is a match between two strings, not a secret.
-        if (value.includes(separator)) continue;
+        if (value.includes('\u0000')) continue;
         hits.push({ rule: ruleName(message.messageId), value });
       }
     }
+  };
+  for (const s of strings) {
+    if (size + s.length > SECRETLINT_CHUNK) await flush();
+    batch.push(s);
+    size += s.length + SEPARATOR.length;
   }
+  await flush();
   return hits;
 }
 

@@ -128,7 +128,7 @@ function tokenize(text: string, id: string | undefined): Line[] {
     const clean = cleanTerminal(text);
     if (!tooBig && highlighter && loaded.has('ansi')) {
       try {
-        return highlighter.codeToTokensBase(clean, { lang: 'ansi', theme: THEME_NAME }).map(toLine);
+        return highlighter.codeToTokensBase(clean, { lang: 'ansi', theme: THEME_NAME as never }).map(toLine);
       } catch {
         // fall through to plain
       }
@@ -137,7 +137,7 @@ function tokenize(text: string, id: string | undefined): Line[] {
   }
   if (id && !tooBig && highlighter && loaded.has(id)) {
     try {
-      return highlighter.codeToTokensBase(text, { lang: id, theme: THEME_NAME }).map(toLine);
+      return highlighter.codeToTokensBase(text, { lang: id as never, theme: THEME_NAME as never }).map(toLine);
     } catch {
       // fall through to plain
     }

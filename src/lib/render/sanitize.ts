@@ -42,6 +42,9 @@ const CONFIG: Config = {
   ALLOW_DATA_ATTR: true,
   ALLOW_ARIA_ATTR: true,
   ALLOWED_URI_REGEXP: ALLOWED_URI,
+  // Only href and src hold URLs; DOMPurify would otherwise test these values
+  // (e.g. a `datetime` with colons) against the URL pattern and drop them.
+  ADD_URI_SAFE_ATTR: ['datetime', 'lang', 'dir', 'scope', 'align', 'start', 'width', 'height', 'colspan', 'rowspan', 'loading', 'decoding', 'rel', 'type', 'open', 'hidden', 'checked', 'disabled', 'reversed', 'role'],
   ALLOW_UNKNOWN_PROTOCOLS: false,
   // `data:` images are never allowed: images are written as files by the build.
   ADD_DATA_URI_TAGS: [],

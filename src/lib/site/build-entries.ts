@@ -6,6 +6,7 @@ import type { SessionSource } from '../discover.js';
 import type { LoadedSession } from '../pipeline.js';
 import type { Session, SessionFacts } from '../transcript/types.js';
 import type { RenderedSession, TocItem } from './render-session.js';
+import { redactProjectFolder, usernamesFromFolder } from '../redact/usernames.js';
 import { sessionSlug, slugify } from './slug.js';
 
 /** What the content store keeps for one session: small, serialisable, already redacted. */
@@ -34,9 +35,12 @@ export interface SessionEntryData {
   subagentCount: number;
 }
 
-/** Project slug from an encoded folder name that was already redacted. */
-export function projectSlugOf(redactedFolder: string): string {
-  return slugify(redactedFolder, 'sessions');
+/**
+ * The project slug of an encoded project folder: the login name is removed
+ * first (it must never reach a URL), then the rest is made URL-safe.
+ */
+export function projectSlugOf(projectFolder: string): string {
+  return slugify(redactProjectFolder(projectFolder, usernamesFromFolder(projectFolder)), 'sessions');
 }
 
 /** Session page slug; stable across builds, so links never break. */

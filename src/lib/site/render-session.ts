@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createRenderContext, renderTranscript } from '../render/render-message.js';
+import { createRenderContext, prepareMessages, renderTranscript } from '../render/render-message.js';
 import type { Message, Session, Turn } from '../transcript/types.js';
+import { paginateTurns } from './pages.js';
 
 export interface TocItem {
   /** 1-based prompt number. */
@@ -49,18 +50,24 @@ const MIME_EXT: Record<string, string> = {
  * the result by content digest. Pages hold whole turns, a fixed number each, so
  * a message keeps its page when the session grows.
  */
-export function renderSession(session: Session, options: RenderSessionOptions): RenderedSession {
+/** The content-hashed file name of an image: the same bytes always get the same name. */
+export function assetName(bytes: Buffer, mediaType: string): string {
+  return `${createHash('sha256').update(bytes).digest('hex').slice(0, 20)}.${MIME_EXT[mediaType] ?? 'bin'}`;
+}
+
+export async function renderSession(session: Session, options: RenderSessionOptions): Promise<RenderedSession> {
+  await prepareMessages([...session.messages, ...session.abandoned.flatMap((b) => b.messages)]);
   const assets = new Map<string, AssetRef>();
   const ctx = createRenderContext({
     emitAsset(bytes: Buffer, mediaType: string): string {
-      const ext = MIME_EXT[mediaType] ?? 'bin';
-      const name = `${createHash('sha256').update(bytes).digest('hex').slice(0, 20)}.${ext}`;
+      const name = assetName(bytes, mediaType);
       if (!assets.has(name)) assets.set(name, { name, mediaType, bytes });
       return `${options.assetBase}${name}`;
     },
     indexToolOutput: options.indexToolOutput,
     renderThinking: true,
     indexThinking: options.indexThinking,
+    turns: session.turns,
   });
 
   const forkMarkers = new Map<string, string[]>();
@@ -73,8 +80,7 @@ export function renderSession(session: Session, options: RenderSessionOptions): 
   const pages: string[] = [];
   const anchors: Record<string, number> = {};
   const toc: TocItem[] = [];
-  const pageSize = Math.max(1, options.pageSize);
-  const chunks = paginate(session.turns, pageSize);
+  const chunks = paginateTurns(session.turns, options.pageSize);
   chunks.forEach((turns, i) => {
     const page = i + 1;
     const parts: string[] = [];
@@ -85,7 +91,6 @@ export function renderSession(session: Session, options: RenderSessionOptions): 
     }
     pages.push(parts.join('\n'));
   });
-  if (pages.length === 0) pages.push('');
 
   const abandoned = session.abandoned
     .map((b, i) => {
@@ -115,12 +120,6 @@ function renderTurn(turn: Turn, ctx: ReturnType<typeof createRenderContext>, for
   }
   if (run.length) out.push(renderTranscript(run, ctx));
   return `<section class="turn" data-turn="${turn.index}">${out.join('\n')}</section>`;
-}
-
-function paginate<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 function tocText(text: string): string {

@@ -1,0 +1,222 @@
+/**
+ * `npm run import -- [source] [--project P] [--session ID] [--since D] [--until D] [--pick] [--out DIR] [--dry-run]`
+ *
+ * Copies chosen sessions (with their subagent files) from `~/.claude/projects`
+ * (or any folder laid out like it) into `content/sessions/`, redacted, and
+ * prints what it did: sessions, findings by rule, bytes before and after, and
+ * the bad lines it left out.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatDiagnostic } from '../src/lib/diagnostics.js';
+import { discoverSources, type SessionSource } from '../src/lib/discover.js';
+import { importSession, type ImportSessionResult } from '../src/lib/import/import-session.js';
+import { parseDateBound, selectSessions } from '../src/lib/import/select.js';
+import { quickTitle } from '../src/lib/import/title.js';
+import { assignSiblingAgents } from '../src/lib/pipeline.js';
+import { createRedactor, type RedactionOptions } from '../src/lib/redact/index.js';
+import { CONFIG_FILE, redactionConfigSchema } from '../src/schemas/config.js';
+
+const USAGE = `usage: npm run import -- [source] [options]
+
+  source              folder laid out like ~/.claude/projects (default: ~/.claude/projects)
+  --project, -p NAME  project folder name or part of it (repeatable)
+  --session, -s ID    session id or id prefix (repeatable)
+  --since DATE        sessions active on or after DATE (YYYY-MM-DD or ISO time)
+  --until DATE        sessions active up to and including DATE
+  --pick              choose sessions from a list
+  --out DIR           destination (default: content/sessions)
+  --dry-run, -n       show what would be imported, write nothing
+  --config FILE       Sessionpress config with a "redaction" section (default: ${CONFIG_FILE} if present)
+
+Without --project, --session, --since, --until or --pick, every session is imported.`;
+
+/** Options the lead's tooling or tests may pass instead of a config file. */
+export interface ImportDeps {
+  out?: (line: string) => void;
+  redaction?: RedactionOptions;
+  /** Show a progress bar (default: when stdout is a terminal and there is a lot to do). */
+  progress?: boolean;
+}
+
+export interface ImportSummary {
+  imported: ImportSessionResult[];
+  failed: Array<{ session: string; error: string }>;
+  bytesIn: number;
+  bytesOut: number;
+  findings: Map<string, number>;
+}
+
+/** Runs the import; returns the exit code (0 ok, 1 some session failed or nothing matched, 2 usage error). */
+export async function main(argv: string[], deps: ImportDeps = {}): Promise<number> {
+  const out = deps.out ?? ((line: string) => console.log(line));
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        project: { type: 'string', short: 'p', multiple: true },
+        session: { type: 'string', short: 's', multiple: true },
+        since: { type: 'string' },
+        until: { type: 'string' },
+        pick: { type: 'boolean' },
+        out: { type: 'string', short: 'o' },
+        'dry-run': { type: 'boolean', short: 'n' },
+        config: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    out(`${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = args;
+  if (values.help) {
+    out(USAGE);
+    return 0;
+  }
+  if (positionals.length > 1) {
+    out(`one source folder at most, got ${positionals.length}\n\n${USAGE}`);
+    return 2;
+  }
+  const root = resolve(positionals[0] ?? resolve(homedir(), '.claude', 'projects'));
+  const outDir = resolve(values.out ?? 'content/sessions');
+  const dryRun = values['dry-run'] ?? false;
+  if (!existsSync(root)) {
+    out(`source folder ${root} does not exist`);
+    return 2;
+  }
+
+  let redaction: RedactionOptions;
+  let since: Date | undefined;
+  let until: Date | undefined;
+  try {
+    redaction = deps.redaction ?? loadRedactionOptions(values.config);
+    since = values.since ? parseDateBound(values.since, 'since') : undefined;
+    until = values.until ? parseDateBound(values.until, 'until') : undefined;
+  } catch (err) {
+    out((err as Error).message);
+    return 2;
+  }
+
+  const layout = await discoverSources(root);
+  let chosen = selectSessions(layout.sessions, { projects: values.project, sessions: values.session, since, until });
+  if (values.pick) {
+    const picked = await pick(chosen);
+    if (!picked) {
+      out('cancelled, nothing imported');
+      return 1;
+    }
+    chosen = picked;
+  }
+  if (!chosen.length) {
+    out(`no session in ${root} matches`);
+    return 1;
+  }
+
+  const owners = await assignSiblingAgents(layout);
+  const redactor = createRedactor(redaction);
+  const summary: ImportSummary = { imported: [], failed: [], bytesIn: 0, bytesOut: 0, findings: new Map() };
+  const totalBytes = chosen.reduce((n, s) => n + s.size, 0);
+  const bar = (deps.progress ?? (process.stdout.isTTY && (chosen.length > 20 || totalBytes > 50e6))) ? await startProgress(chosen.length) : undefined;
+  for (const source of chosen) {
+    try {
+      const result = await importSession(source, { root, outDir, redactor, dryRun, siblingAgents: owners.get(source.sessionId) ?? [] });
+      summary.imported.push(result);
+      summary.bytesIn += result.bytesIn;
+      summary.bytesOut += result.bytesOut;
+      for (const f of result.report.findings) summary.findings.set(f.rule, (summary.findings.get(f.rule) ?? 0) + f.count);
+    } catch (err) {
+      summary.failed.push({ session: source.relPath, error: (err as Error).message });
+    }
+    bar?.advance(1, source.sessionId.slice(0, 8));
+  }
+  bar?.stop(`${summary.imported.length} sessions processed`);
+  printSummary(summary, { outDir, dryRun }, out);
+  return summary.failed.length ? 1 : 0;
+}
+
+function printSummary(summary: ImportSummary, ctx: { outDir: string; dryRun: boolean }, out: (line: string) => void): void {
+  const verb = ctx.dryRun ? 'Would import' : 'Imported';
+  const files = summary.imported.reduce((n, r) => n + r.files.length, 0);
+  out(`${verb} ${summary.imported.length} session(s), ${files} file(s) → ${ctx.outDir}`);
+  for (const r of summary.imported) {
+    out(`  ${r.files[0].target}  ${formatBytes(r.bytesIn)} → ${formatBytes(r.bytesOut)}, ${r.report.total} redaction(s)${r.files.length > 1 ? `, ${r.files.length - 1} subagent file(s)` : ''}`);
+  }
+  if (summary.findings.size) {
+    out('Findings by rule:');
+    const width = Math.max(...[...summary.findings.keys()].map((k) => k.length));
+    for (const [rule, count] of [...summary.findings].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) {
+      out(`  ${rule.padEnd(width)}  ${count}`);
+    }
+  } else out('Findings by rule: none');
+  const bad = summary.imported.flatMap((r) => r.badLines);
+  if (bad.length) {
+    out(`Bad lines left out (${bad.length}):`);
+    for (const d of bad) out(`  ${formatDiagnostic(d)}`);
+  }
+  const notes = summary.imported.flatMap((r) => r.notes);
+  if (notes.length) {
+    out(`Lines repaired (${notes.length}):`);
+    for (const d of notes) out(`  ${formatDiagnostic(d)}`);
+  }
+  out(`Bytes: ${formatBytes(summary.bytesIn)} → ${formatBytes(summary.bytesOut)}`);
+  if (summary.failed.length) {
+    out(`Failed (${summary.failed.length}):`);
+    for (const f of summary.failed) out(`  ${f.session}: ${f.error}`);
+  }
+  if (ctx.dryRun) out('Dry run: nothing was written.');
+}
+
+/** Reads the `redaction` section of the config file, validated like the site does. */
+export function loadRedactionOptions(configPath: string | undefined): RedactionOptions {
+  const file = resolve(configPath ?? CONFIG_FILE);
+  if (!existsSync(file)) {
+    if (configPath) throw new Error(`--config: ${file} does not exist`);
+    return {};
+  }
+  let raw: { redaction?: unknown };
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`${file}: not valid JSON (${(err as Error).message})`);
+  }
+  const parsed = redactionConfigSchema.safeParse(raw.redaction ?? {});
+  if (!parsed.success) {
+    throw new Error(`${file}: invalid "redaction" section:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  }
+  return parsed.data;
+}
+
+/** Interactive multi-select of sessions: project, date, title and size. Undefined when cancelled. */
+async function pick(sessions: SessionSource[]): Promise<SessionSource[] | undefined> {
+  const { multiselect, isCancel } = await import('@clack/prompts');
+  const sorted = [...sessions].sort((a, b) => b.mtimeMs - a.mtimeMs);
+  const options = [];
+  for (const s of sorted) {
+    const date = new Date(s.mtimeMs).toISOString().slice(0, 16).replace('T', ' ');
+    options.push({ value: s, label: `${s.projectFolder}  ${date}  ${await quickTitle(s.path)}`, hint: formatBytes(s.size) });
+  }
+  const chosen = await multiselect({ message: 'Sessions to import (space to select, enter to confirm)', options, required: false });
+  return isCancel(chosen) ? undefined : (chosen as SessionSource[]);
+}
+
+async function startProgress(max: number): Promise<{ advance(step: number, msg: string): void; stop(msg: string): void }> {
+  const { progress } = await import('@clack/prompts');
+  const bar = progress({ max });
+  bar.start('Importing sessions');
+  return bar;
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} kB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(process.argv.slice(2)).then((code) => process.exit(code));
+}

@@ -1,0 +1,134 @@
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { BAD_LINE_CODES, type Diagnostic } from '../diagnostics.js';
+import { toPosix, type SessionSource } from '../discover.js';
+import { readJsonl } from '../jsonl/read-jsonl.js';
+import { redactProjectFolder, usernamesFromFolder } from '../redact/usernames.js';
+import type { RedactionReport, Redactor } from '../redact/types.js';
+
+export interface ImportedFile {
+  /** Source path relative to the source root. */
+  source: string;
+  /** Target path relative to the output folder. */
+  target: string;
+  entries: number;
+  bytesIn: number;
+  bytesOut: number;
+}
+
+export interface ImportSessionResult {
+  sessionId: string;
+  projectFolder: string;
+  /** The redacted project folder name written under the output folder. */
+  outFolder: string;
+  files: ImportedFile[];
+  report: RedactionReport;
+  /** Lines that could not yield an entry: left out of the copy. */
+  badLines: Diagnostic[];
+  /** Other problems the reader repaired (invalid UTF-8, lone surrogates). */
+  notes: Diagnostic[];
+  bytesIn: number;
+  bytesOut: number;
+  /** Entries left out because the site never shows them (file-history snapshots). */
+  droppedEntries: number;
+}
+
+export interface ImportSessionOptions {
+  root: string;
+  outDir: string;
+  redactor: Redactor;
+  dryRun?: boolean;
+  /** Agent files beside sessions (`agent-*.jsonl`, Claude Code ≤ 2.0) that belong to this session. */
+  siblingAgents?: string[];
+}
+
+/**
+ * Copies one session (with its subagent files) into the output folder,
+ * redacted, keeping the `~/.claude/projects` layout under a redacted project
+ * folder name. What the site never shows is left out (file-history snapshots,
+ * `toolUseResult.originalFile`, whose content the patch already holds); lines
+ * that are not JSON objects are left out and returned as `badLines`.
+ * A previous import of the same session is replaced.
+ */
+export async function importSession(source: SessionSource, options: ImportSessionOptions): Promise<ImportSessionResult> {
+  const projectDir = dirname(source.path);
+  const paths = [source.path, ...source.subagentPaths, ...(options.siblingAgents ?? [])];
+  const files: Array<{ path: string; values: Record<string, unknown>[]; bytesIn: number }> = [];
+  const badLines: Diagnostic[] = [];
+  const notes: Diagnostic[] = [];
+  let droppedEntries = 0;
+  for (const path of paths) {
+    const read = await readJsonl(path, toPosix(relative(options.root, path)));
+    for (const d of read.diagnostics) (BAD_LINE_CODES.has(d.code) ? badLines : notes).push(d);
+    const values: Record<string, unknown>[] = [];
+    for (const { value } of read.records) {
+      if (value.type === 'file-history-snapshot') {
+        droppedEntries++;
+        continue;
+      }
+      pruneUnshown(value);
+      values.push(value);
+    }
+    files.push({ path, values, bytesIn: read.bytes });
+  }
+
+  const report = await options.redactor.redactSession(
+    files.flatMap((f) => f.values),
+    { projectFolders: [source.projectFolder] },
+  );
+  const usernames = [...usernamesFromFolder(source.projectFolder), ...options.redactor.knownUsernames()];
+  const folderName = source.projectFolder === '.' ? 'sessions' : source.projectFolder;
+  const outFolder = redactProjectFolder(folderName, usernames);
+  const outProject = join(options.outDir, outFolder);
+
+  const imported: ImportedFile[] = [];
+  const outputs: Array<{ target: string; text: string }> = [];
+  for (const f of files) {
+    const text = f.values.map((v) => `${JSON.stringify(v)}\n`).join('');
+    const target = join(outProject, relative(projectDir, f.path));
+    outputs.push({ target, text });
+    imported.push({
+      source: toPosix(relative(options.root, f.path)),
+      target: toPosix(relative(options.outDir, target)),
+      entries: f.values.length,
+      bytesIn: f.bytesIn,
+      bytesOut: Buffer.byteLength(text),
+    });
+  }
+
+  if (!options.dryRun) {
+    // Replace, not merge: a subagent file dropped since the last import must not linger.
+    await rm(join(outProject, `${source.sessionId}.jsonl`), { force: true });
+    await rm(join(outProject, source.sessionId), { recursive: true, force: true });
+    for (const { target, text } of outputs) await writeAtomic(target, text);
+  }
+
+  return {
+    sessionId: source.sessionId,
+    projectFolder: source.projectFolder,
+    outFolder,
+    files: imported,
+    report,
+    badLines,
+    notes,
+    bytesIn: imported.reduce((n, f) => n + f.bytesIn, 0),
+    bytesOut: imported.reduce((n, f) => n + f.bytesOut, 0),
+    droppedEntries,
+  };
+}
+
+/** Removes what the site never renders and would only carry secrets along. */
+function pruneUnshown(entry: Record<string, unknown>): void {
+  const result = entry.toolUseResult;
+  if (result && typeof result === 'object' && !Array.isArray(result) && 'originalFile' in result) {
+    delete (result as Record<string, unknown>).originalFile;
+  }
+}
+
+/** Writes through a temporary file, so a crash never leaves half a session in content/. */
+async function writeAtomic(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, path);
+}

@@ -1,0 +1,91 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { extname, join, relative } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { toPosix } from '../discover.js';
+import { createRedactor } from '../redact/redactor.js';
+import { scanText, type ScanFinding } from '../redact/scan.js';
+import type { RedactionOptions } from '../redact/types.js';
+
+export interface DistFinding {
+  /** Path relative to the scanned folder. */
+  file: string;
+  findings: ScanFinding[];
+}
+
+const TEXT_EXTENSIONS = new Set(['.html', '.htm', '.json', '.js', '.mjs', '.cjs', '.css', '.txt', '.xml', '.svg', '.md', '.webmanifest', '.map', '.csv']);
+/** Site code, not transcript data: third-party bundles carry author addresses and example paths. */
+const CODE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.css', '.map']);
+const CODE_IGNORED_RULES = ['email', 'home-path', 'username'];
+/** Files scanned together before a clean batch lets them all pass. */
+const BATCH = 64;
+
+/**
+ * Scans a built site for anything the redaction rules still detect: every
+ * text file (HTML with entities decoded, JSON, scripts) and pagefind's
+ * gzip-compressed `*.pf_fragment` files. `[REDACTED:…]` placeholders and `~`
+ * paths are not findings. Files are scanned in batches; only a batch with a
+ * finding is scanned again file by file, to name the file.
+ */
+export async function scanDist(dir: string, options: RedactionOptions = {}): Promise<{ files: number; findings: DistFinding[] }> {
+  const paths = await listFiles(dir);
+  const groups: Record<'data' | 'code', Array<{ file: string; text: string }>> = { data: [], code: [] };
+  for (const path of paths) {
+    const text = await readText(path);
+    if (text === undefined) continue;
+    groups[CODE_EXTENSIONS.has(extname(path)) ? 'code' : 'data'].push({ file: toPosix(relative(dir, path)), text });
+  }
+  const findings: DistFinding[] = [];
+  for (const [kind, files] of Object.entries(groups)) {
+    const ignoreRules = kind === 'code' ? CODE_IGNORED_RULES : [];
+    for (let i = 0; i < files.length; i += BATCH) {
+      const batch = files.slice(i, i + BATCH);
+      const report = await createRedactor(options).redactSession(batch.map((f) => f.text));
+      if (!report.findings.some((f) => !ignoreRules.includes(f.rule))) continue;
+      for (const f of batch) {
+        const found = await scanText(f.text, { ...options, ignoreRules });
+        if (found.length) findings.push({ file: f.file, findings: found });
+      }
+    }
+  }
+  return { files: groups.data.length + groups.code.length, findings };
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await listFiles(p)));
+    else if (entry.isFile()) out.push(p);
+  }
+  return out.sort();
+}
+
+/** The searchable text of a file, or undefined for binary files. */
+async function readText(path: string): Promise<string | undefined> {
+  if (path.endsWith('.pf_fragment')) {
+    const buf = await readFile(path);
+    try {
+      return gunzipSync(buf).toString('utf8');
+    } catch {
+      return buf.toString('utf8'); // not compressed after all
+    }
+  }
+  const ext = extname(path);
+  if (!TEXT_EXTENSIONS.has(ext)) return undefined;
+  const text = await readFile(path, 'utf8');
+  return ext === '.html' || ext === '.htm' || ext === '.svg' || ext === '.xml' ? decodeEntities(text) : text;
+}
+
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/** Decodes character references, so that `&quot;token&quot;: …` is seen as the assignment it shows. */
+export function decodeEntities(html: string): string {
+  if (!html.includes('&')) return html;
+  return html.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, ref: string) => {
+    if (ref[0] === '#') {
+      const code = ref[1] === 'x' || ref[1] === 'X' ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
+      return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+    }
+    return NAMED[ref.toLowerCase()] ?? m;
+  });
+}

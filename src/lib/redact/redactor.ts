@@ -1,0 +1,319 @@
+import {
+  compilePatterns,
+  detectValues,
+  findPrivateKeyBlocks,
+  HOME_PATH_RULE,
+  HOME_PATH_SOURCE,
+  NAME_RULE,
+  PLACEHOLDER_SOURCE,
+  PRIVATE_KEY_RULE,
+  USERNAME_RULE,
+} from './rules.js';
+import { secretlintValues } from './secretlint.js';
+import type { RedactionOptions, RedactionReport, Redactor, SessionHints } from './types.js';
+import { isDistinctiveUsername, NON_PERSONAL_HOMES, usernamesFromCwds, usernamesFromFolder } from './usernames.js';
+
+/** Strings shorter than this cannot hold a secret or a home path. */
+const MIN_DETECT_LENGTH = 7;
+/** Repeated strings at least this long are redacted once per session (progress entries repeat tool output). */
+const CACHE_MIN_LENGTH = 128;
+const MAX_SAMPLES = 3;
+const IMAGE_NOTE = '[image removed]';
+const TOOL_OUTPUT_NOTE = '[tool output removed]';
+
+/** Per-session state: the value → placeholder mapping and what was found. */
+interface SessionState {
+  /** Secret value → placeholder. */
+  placeholders: Map<string, string>;
+  /** Secret value → rule. */
+  rules: Map<string, string>;
+  /** Group key (first line of a private key) → placeholder. */
+  groups: Map<string, string>;
+  counters: Map<string, number>;
+  usernames: Set<string>;
+  findings: Map<string, { count: number; samples: Set<string> }>;
+  cache: Map<string, string>;
+  regex: RegExp | null;
+}
+
+function newState(): SessionState {
+  return {
+    placeholders: new Map(),
+    rules: new Map(),
+    groups: new Map(),
+    counters: new Map(),
+    usernames: new Set(),
+    findings: new Map(),
+    cache: new Map(),
+    regex: null,
+  };
+}
+
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Case-insensitive literal without the `i` flag, so it can share one regex with case-sensitive secrets. */
+const caseless = (s: string): string =>
+  [...s].map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : escapeRegex(c))).join('');
+
+/**
+ * Creates a redactor. Expensive parts (secretlint's config) are module-level;
+ * a redactor holds the options and the mapping of the session it last saw.
+ *
+ * Design, for speed: per session, every distinct string is scanned once by our
+ * rules (cheap pre-checks first) and all of them go through secretlint in a few
+ * multi-MB calls; the secret values found are then replaced in every string by
+ * one combined regex that also rewrites home paths, usernames and names.
+ */
+export function createRedactor(options: RedactionOptions = {}): Redactor {
+  const extra = compilePatterns(options.extraPatterns ?? []);
+  const allowlist = (options.allowlist ?? []).filter((a) => a.length > 0);
+  const allowSet = new Set(allowlist);
+  const names = [...new Set((options.names ?? []).map((n) => n.trim()).filter((n) => n.length >= 2))];
+  let state = newState();
+
+  const isAllowed = (value: string): boolean => allowSet.has(value) || allowlist.some((a) => a.includes(value));
+
+  const register = (rule: string, value: string, group?: string): void => {
+    if (value.length < 4 || state.placeholders.has(value) || isAllowed(value)) return;
+    let placeholder = group !== undefined ? state.groups.get(group) : undefined;
+    if (!placeholder) {
+      const n = (state.counters.get(rule) ?? 0) + 1;
+      state.counters.set(rule, n);
+      placeholder = n === 1 ? `[REDACTED:${rule}]` : `[REDACTED:${rule}#${n}]`;
+      if (group !== undefined) state.groups.set(group, placeholder);
+    }
+    state.placeholders.set(value, placeholder);
+    state.rules.set(value, rule);
+    state.regex = null;
+    state.cache.clear();
+  };
+
+  const addUsername = (name: string): void => {
+    if (NON_PERSONAL_HOMES.has(name) || state.usernames.has(name)) return;
+    state.usernames.add(name);
+    state.regex = null;
+    state.cache.clear();
+  };
+
+  const record = (rule: string, context: string, secret: string): void => {
+    let f = state.findings.get(rule);
+    if (!f) state.findings.set(rule, (f = { count: 0, samples: new Set() }));
+    f.count++;
+    if (f.samples.size < MAX_SAMPLES) f.samples.add(maskSample(context, secret));
+  };
+
+  const buildRegex = (): RegExp => {
+    const values = [...state.placeholders.keys()].sort((a, b) => b.length - a.length).map(escapeRegex);
+    const users = [...state.usernames].filter(isDistinctiveUsername).filter((u) => !isAllowed(u)).sort((a, b) => b.length - a.length).map(caseless);
+    const nameAlts = names.filter((n) => !isAllowed(n)).sort((a, b) => b.length - a.length).map(caseless);
+    const never = '(?!)';
+    const source = [
+      `(${PLACEHOLDER_SOURCE})`,
+      `(${values.length ? values.join('|') : never})`,
+      HOME_PATH_SOURCE,
+      `(?<![A-Za-z0-9])(${users.length ? users.join('|') : never})(?![A-Za-z0-9])`,
+      `(?<![A-Za-z0-9])(${nameAlts.length ? nameAlts.join('|') : never})(?![A-Za-z0-9])`,
+    ].join('|');
+    return new RegExp(source, 'g');
+  };
+
+  /** Rewrites private key blocks as a whole, so no line of one survives. */
+  const redactKeys = (s: string): string => {
+    const blocks = findPrivateKeyBlocks(s);
+    if (!blocks.length) return s;
+    let out = '';
+    let last = 0;
+    for (const b of blocks) {
+      if (b.start < last) continue;
+      out += s.slice(last, b.start);
+      const placeholder = state.groups.get(b.lines[0]) ?? state.placeholders.get(b.lines[0]) ?? `[REDACTED:${PRIVATE_KEY_RULE}]`;
+      record(PRIVATE_KEY_RULE, out, '');
+      out += placeholder;
+      last = b.end;
+    }
+    return out + s.slice(last);
+  };
+
+  const redactString = (input: string): string => {
+    if (input.length === 0) return input;
+    const cacheable = input.length >= CACHE_MIN_LENGTH;
+    if (cacheable) {
+      const hit = state.cache.get(input);
+      if (hit !== undefined) return hit;
+    }
+    let s = input.includes('PRIVATE KEY') ? redactKeys(input) : input;
+    const regex = (state.regex ??= buildRegex());
+    regex.lastIndex = 0;
+    let out = '';
+    let last = 0;
+    for (const m of s.matchAll(regex)) {
+      if (m[1] !== undefined) continue; // an existing placeholder stays as it is
+      let replacement: string;
+      let rule: string;
+      if (m[2] !== undefined) {
+        replacement = state.placeholders.get(m[2]) as string;
+        rule = state.rules.get(m[2]) as string;
+      } else if (m[3] !== undefined) {
+        if (NON_PERSONAL_HOMES.has(m[3])) continue;
+        replacement = '~';
+        rule = HOME_PATH_RULE;
+      } else if (m[4] !== undefined) {
+        replacement = `[REDACTED:${USERNAME_RULE}]`;
+        rule = USERNAME_RULE;
+      } else {
+        replacement = `[REDACTED:${NAME_RULE}]`;
+        rule = NAME_RULE;
+      }
+      out += s.slice(last, m.index);
+      record(rule, out, m[0]);
+      out += replacement;
+      last = m.index + m[0].length;
+    }
+    if (last > 0) s = out + s.slice(last);
+    if (cacheable) state.cache.set(input, s);
+    return s;
+  };
+
+  const detect = (s: string): void => {
+    detectValues(s, register, addUsername, extra);
+  };
+
+  return {
+    async redactSession(values: unknown[], hints: SessionHints = {}): Promise<RedactionReport> {
+      state = newState();
+      for (const u of options.usernames ?? []) addUsername(u);
+      for (const f of hints.projectFolders ?? []) for (const u of usernamesFromFolder(f)) addUsername(u);
+      for (const u of usernamesFromCwds(hints.cwds ?? [])) addUsername(u);
+
+      applyDrops(values, options);
+
+      // Pass 1: every distinct string once through our rules, then all through secretlint.
+      const unique = new Set<string>();
+      walk(values, (s) => {
+        if (s.length >= MIN_DETECT_LENGTH) unique.add(s);
+        return s;
+      });
+      const strings = [...unique];
+      // secretlint first: where both know a value, its rule names it more precisely.
+      for (const hit of await secretlintValues(strings)) register(hit.rule, hit.value);
+      for (const s of strings) detect(s);
+
+      // Pass 2: replace in place.
+      state.cache.clear();
+      walk(values, redactString);
+      return report();
+    },
+
+    redactText(text: string): string {
+      detect(text);
+      return redactString(text);
+    },
+
+    knownUsernames(): string[] {
+      return [...state.usernames];
+    },
+  };
+
+  function report(): RedactionReport {
+    const findings = [...state.findings]
+      .map(([rule, f]) => ({ rule, count: f.count, samples: [...f.samples] }))
+      .sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule));
+    return { findings, total: findings.reduce((n, f) => n + f.count, 0) };
+  }
+}
+
+/** Public prefixes that name a token's kind (`ghp_`, `sk-ant-`) without revealing any of it. */
+const KIND_PREFIX =
+  /^(?:gh[pousr]_|github_pat_|sk-ant-|sk-proj-|sk-svcacct-|sk-|sk_live_|sk_test_|rk_live_|pk_live_|npm_|xox[abposr]-|SG\.|AKIA|ASIA|AIza|eyJ|glpat-|hf_|shpat_|dop_v1_|lin_api_)/;
+
+/**
+ * A finding's sample: the (already redacted) text before it and, for tokens
+ * with a well-known prefix, that prefix, which names the kind but none of the
+ * secret.
+ */
+function maskSample(before: string, secret: string): string {
+  const context = before.slice(-32).replace(/\s+/g, ' ').trimStart();
+  const prefix = KIND_PREFIX.exec(secret)?.[0] ?? '';
+  return `${context}${prefix}…[masked]`;
+}
+
+/** Keys worth redacting: paths (file-history snapshots key backups by path) and addresses. */
+const PATH_LIKE_KEY = /[/\\@]/;
+
+/**
+ * Replaces every string of a JSON tree in place (object keys too where they
+ * look like paths). Base64 payloads of images and documents are skipped: they
+ * are binary, large, and never shown as text.
+ */
+export function walk(root: unknown, fn: (s: string) => string): void {
+  const visit = (node: unknown): unknown => {
+    if (typeof node === 'string') return fn(node);
+    if (node === null || typeof node !== 'object') return node;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const v = node[i];
+        node[i] = typeof v === 'string' ? fn(v) : visit(v);
+      }
+      return node;
+    }
+    const obj = node as Record<string, unknown>;
+    const binary = obj.type === 'base64';
+    let renames: Map<string, string> | null = null;
+    for (const key of Object.keys(obj)) {
+      if ((binary && key === 'data') || key === 'base64') continue;
+      const v = obj[key];
+      if (typeof v === 'string') obj[key] = fn(v);
+      else if (v !== null && typeof v === 'object') visit(v);
+      if (PATH_LIKE_KEY.test(key)) {
+        const renamed = fn(key);
+        if (renamed !== key) (renames ??= new Map()).set(key, renamed);
+      }
+    }
+    if (renames) {
+      // Rebuilt rather than patched, so that the keys keep their order.
+      const entries = Object.entries(obj);
+      for (const [k] of entries) delete obj[k];
+      for (const [k, v] of entries) obj[renames.get(k) ?? k] = v;
+    }
+    return obj;
+  };
+  visit(root);
+}
+
+/** Applies the drop switches (images, thinking, tool output) to the entries in place. */
+function applyDrops(values: unknown[], options: RedactionOptions): void {
+  if (!options.dropImages && !options.dropThinking && !options.dropToolOutput) return;
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) {
+        const item = node[i] as Record<string, unknown> | null;
+        const type = item && typeof item === 'object' ? item.type : undefined;
+        if (options.dropThinking && (type === 'thinking' || type === 'redacted_thinking')) {
+          node.splice(i, 1);
+          continue;
+        }
+        if (options.dropImages && type === 'image') {
+          node[i] = { type: 'text', text: IMAGE_NOTE };
+          continue;
+        }
+        if (options.dropToolOutput && type === 'tool_result' && item) {
+          item.content = TOOL_OUTPUT_NOTE;
+          continue;
+        }
+        visit(item);
+      }
+      return;
+    }
+    const obj = node as Record<string, unknown>;
+    if (options.dropToolOutput) {
+      if ('toolUseResult' in obj) delete obj.toolUseResult;
+      if (obj.type === 'progress' && obj.data && typeof obj.data === 'object') {
+        const data = obj.data as Record<string, unknown>;
+        delete data.output;
+        delete data.fullOutput;
+      }
+    }
+    for (const v of Object.values(obj)) visit(v);
+  };
+  for (const v of values) visit(v);
+}

@@ -1,0 +1,253 @@
+/**
+ * Our own detection rules, next to secretlint's: the things secretlint does not
+ * look for (e-mail addresses, home paths, credentials in any URL, assignments
+ * to secret-looking names, JWTs, AWS key ids, Google API keys, private key
+ * blocks split across strings). Each rule has a cheap pre-check so that the
+ * regex only runs on strings that can match.
+ */
+
+/**
+ * Called for each secret value found: the value is later replaced wherever it
+ * occurs. Values with the same `group` (the lines of one private key) share
+ * one placeholder.
+ */
+export type ValueSink = (rule: string, value: string, group?: string) => void;
+
+/** Rule name used for rewritten home paths (`/home/ada` → `~`). */
+export const HOME_PATH_RULE = 'home-path';
+export const USERNAME_RULE = 'username';
+export const NAME_RULE = 'name';
+export const PRIVATE_KEY_RULE = 'private-key';
+
+/** A placeholder written by the redactor; never redacted again. */
+export const PLACEHOLDER_SOURCE = String.raw`\[REDACTED:[a-z0-9-]+(?:#\d+)?\]`;
+const PLACEHOLDER = new RegExp(`^${PLACEHOLDER_SOURCE}$`);
+
+/**
+ * `/home/<name>`, `/Users/<name>`, `C:\Users\<name>` (also with the doubled
+ * backslashes of JSON text and with forward slashes). Group 1 is the name.
+ * Not after a word character, so `https://host/home/x` stays.
+ */
+export const HOME_PATH_SOURCE = String.raw`(?:(?<![\w.~-])/(?:home|Users)/|(?<![A-Za-z0-9])[A-Za-z]:(?:\\{1,4}|/)Users(?:\\{1,4}|/))([A-Za-z0-9_](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?)`;
+
+const HOME_PATH = new RegExp(HOME_PATH_SOURCE, 'g');
+
+/** A private key block: BEGIN … END, or BEGIN and the base64 lines that follow when the END is in another string. */
+const PEM_BLOCK =
+  /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:(?:(?!-----BEGIN )[\s\S]){0,16384}?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|(?:(?:\r?\n|\\+r?\\+n|[ \t]+)(?:[A-Za-z0-9+/=]{16,}(?=\r?\n|\\+[rn]|["'`\s]|$)|[A-Za-z0-9+/=]+$))*)/g;
+
+/** The tail of a block whose BEGIN is in another string: base64 lines up to END. */
+const PEM_TAIL =
+  /(?<![A-Za-z0-9+/=])(?:[A-Za-z0-9+/=]{4,}(?:\r?\n|\\+r?\\+n))+-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g;
+
+const BASE64_LINE = /[A-Za-z0-9+/=]{20,}/g;
+
+/**
+ * Finds private key blocks (and tails of blocks) in a string.
+ * Returns `[start, end]` ranges and the base64 lines of each, which are
+ * secrets wherever else they show up.
+ */
+export function findPrivateKeyBlocks(s: string): Array<{ start: number; end: number; lines: string[] }> {
+  if (!s.includes('PRIVATE KEY')) return [];
+  const out: Array<{ start: number; end: number; lines: string[] }> = [];
+  const add = (start: number, text: string): void => {
+    const body = text.replace(/-----(?:BEGIN|END) [A-Z0-9 ]*-----/g, ' ').replace(/\\+[rn]/g, ' ');
+    const lines = body.match(BASE64_LINE) ?? [];
+    // A bare header (in code or docs that merely name the format) holds no key.
+    if (!lines.length) return;
+    out.push({ start, end: start + text.length, lines });
+  };
+  for (const m of s.matchAll(PEM_BLOCK)) add(m.index, m[0]);
+  for (const m of s.matchAll(PEM_TAIL)) {
+    if (out.some((b) => m.index < b.end && m.index + m[0].length > b.start)) continue;
+    add(m.index, m[0]);
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/g;
+const AWS_KEY_ID = /(?<![A-Z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g;
+const GOOGLE_API_KEY = /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g;
+
+const EMAIL =
+  /(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![A-Za-z0-9-])/g;
+/** Domains that only appear in examples and addresses that belong to tools, not people. */
+const EMAIL_IGNORED_DOMAINS = /(?:^|\.)(?:example\.(?:com|org|net)|example|test|invalid|localhost|local)$/i;
+const EMAIL_IGNORED_ADDRESSES = new Set(['noreply@anthropic.com', 'noreply@github.com']);
+/** `icon@2x.png`, `file@v2.json`: file names, not addresses. */
+const FILE_EXTENSION_TLD =
+  /\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp|js|mjs|cjs|ts|mts|cts|tsx|jsx|css|scss|sass|less|json|jsonl|md|mdx|html?|txt|py|rb|go|rs|java|kt|swift|lock|ya?ml|toml|map|woff2?|ttf|otf|wasm|zip|gz|tar|pdf|csv|log|sh|vue|svelte|astro)$/i;
+
+/** `scheme://user:password@host`: group 1 is `user:password`, group 3 the password. */
+const URL_CREDENTIALS = /\b[a-zA-Z][a-zA-Z0-9+.-]{1,30}:\/\/(([^\s:/@'"`<>()[\]{}\\]+):([^\s/@'"`<>()[\]{}\\]+))@(?=[A-Za-z0-9[])/g;
+
+const SECRET_NAME =
+  String.raw`[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)(?:[_-]?base)?`;
+/**
+ * `NAME=value`, `name: value`, `"name": "value"`, `export NAME='value'`, also
+ * inside JSON text (`\"name\": \"value\"`). Group 1 is the name, group 2 the value.
+ */
+const ASSIGNMENT = new RegExp(
+  String.raw`(?<![A-Za-z0-9_])(${SECRET_NAME})(?:\\?["'])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\?["'\`])?([^\s"'\`\\,;<>]{8,512})`,
+  'gi',
+);
+const SECRET_WORD = /pass|pwd|secret|token|key|credential/i;
+/** `--password=…`, `--api-key …` on a command line. */
+const CLI_FLAG = /(?<![A-Za-z0-9_-])--(?:[a-z0-9]+-)*(?:password|passwd|token|api-key|apikey|secret|client-secret)(?:=|[ \t]+)["']?([^\s"'`\\;]{8,512})/gi;
+const BEARER = /\b(?:Bearer|Basic)[ \t]+([A-Za-z0-9._~+/-]{16,}=*)/g;
+
+/**
+ * Whether a value assigned to a secret-looking name looks like a secret and
+ * not like code (`process.env.TOKEN`, `string`, `${{ secrets.X }}`) or a
+ * placeholder.
+ */
+export function looksLikeSecretValue(v: string): boolean {
+  if (v.length < 8 || PLACEHOLDER.test(v)) return false;
+  if (/^[$%<{[#*@~/.]/.test(v) || v.startsWith('\\')) return false;
+  if (/[({]|\$\{|:\/\//.test(v)) return false;
+  if (/^(?:process|os|env|self|this|config|settings|secrets|args|options|import|window|ctx|req|request)\./i.test(v)) return false;
+  if (/^(.)\1+$/.test(v) || /^x+$/i.test(v)) return false;
+  if (/^(?:your|my|some|the|example|placeholder|changeme|redacted|dummy|fake|test|sample)[_-]/i.test(v)) return false;
+  const letters = /[A-Za-z]/.test(v);
+  const digits = /[0-9]/.test(v);
+  if (letters && digits) return true;
+  return v.length >= 16 && /[a-z]/.test(v) && /[A-Z]/.test(v);
+}
+
+/** Placeholder-friendly rule name for an assignment, from the variable's name. */
+function assignmentRule(name: string): string {
+  const n = name.toLowerCase();
+  if (/pass|pwd/.test(n)) return 'password';
+  if (/token/.test(n)) return 'token';
+  if (/secret/.test(n)) return 'secret';
+  if (/credential/.test(n)) return 'credential';
+  return 'api-key';
+}
+
+/** Trailing punctuation that closes the surrounding code rather than the value. */
+function trimValue(v: string): string {
+  return v.replace(/[)\]}.:!?]+$/, '');
+}
+
+/** An extra pattern from the configuration, compiled. */
+export interface CompiledPattern {
+  name: string;
+  regex: RegExp;
+}
+
+/**
+ * Runs our value rules over one string and reports each secret value found.
+ * Home paths and usernames are handled separately (they are rewritten, not
+ * looked up as values); `onUsername` receives names seen in home paths.
+ */
+export function detectValues(
+  s: string,
+  sink: ValueSink,
+  onUsername: (name: string) => void,
+  extra: readonly CompiledPattern[] = [],
+): void {
+  if (s.length < 7) return;
+  if (s.includes('PRIVATE KEY')) {
+    for (const block of findPrivateKeyBlocks(s)) {
+      for (const line of block.lines) sink(PRIVATE_KEY_RULE, line, block.lines[0]);
+    }
+  }
+  if (s.includes('/home/') || s.includes('Users')) {
+    for (const m of s.matchAll(HOME_PATH)) onUsername(m[1]);
+  }
+  if (s.includes('eyJ')) {
+    for (const m of s.matchAll(JWT)) {
+      // Payload and signature are secrets on their own (a payload names its user).
+      sink('jwt', m[0], m[0]);
+      const [, payload, signature] = m[0].split('.');
+      sink('jwt', payload, m[0]);
+      if (signature.length >= 16) sink('jwt', signature, m[0]);
+    }
+  }
+  if (s.includes('A')) {
+    for (const m of s.matchAll(AWS_KEY_ID)) sink('aws-access-key-id', m[0]);
+    if (s.includes('AIza')) for (const m of s.matchAll(GOOGLE_API_KEY)) sink('google-api-key', m[0]);
+  }
+  // Spans of `scheme://user:password@`, where neither an address nor an assignment starts.
+  let urlSpans: Array<[number, number]> | null = null;
+  const inUrl = (i: number): boolean => urlSpans !== null && urlSpans.some(([a, b]) => i >= a && i < b);
+  if (s.includes('@')) {
+    if (s.includes('://')) {
+      urlSpans = [];
+      for (const m of s.matchAll(URL_CREDENTIALS)) {
+        urlSpans.push([m.index, m.index + m[0].length + 1]);
+        const password = m[3];
+        if (!looksLikeUrlPassword(password)) continue;
+        sink('url-credentials', m[1], m[1]);
+        if (password.length >= 6) sink('url-credentials', password, m[1]);
+      }
+    }
+    for (const m of s.matchAll(EMAIL)) {
+      const email = m[0];
+      if (inUrl(m.index) || isIgnoredEmail(email)) continue;
+      sink('email', email);
+    }
+  }
+  if (SECRET_WORD.test(s)) {
+    for (const m of s.matchAll(ASSIGNMENT)) {
+      if (inUrl(m.index)) continue;
+      const value = trimValue(m[2]);
+      if (looksLikeSecretValue(value)) sink(assignmentRule(m[1]), value);
+    }
+    if (s.includes('--')) {
+      for (const m of s.matchAll(CLI_FLAG)) {
+        const value = trimValue(m[1]);
+        if (looksLikeSecretValue(value)) sink(assignmentRule(m[0]), value);
+      }
+    }
+  }
+  if (s.includes('Bearer') || s.includes('Basic ')) {
+    for (const m of s.matchAll(BEARER)) {
+      const value = m[1];
+      if (looksLikeSecretValue(value)) sink('bearer-token', value);
+    }
+  }
+  for (const { name, regex } of extra) {
+    regex.lastIndex = 0;
+    for (const m of s.matchAll(regex)) {
+      const value = m[1] ?? m[0];
+      if (value && !PLACEHOLDER.test(value)) sink(name, value);
+    }
+  }
+}
+
+function looksLikeUrlPassword(p: string): boolean {
+  if (p.length < 3 || PLACEHOLDER.test(p)) return false;
+  if (/^[$%<{[*]/.test(p) || p.includes('${')) return false;
+  if (/^(?:password|passwd|pass|secret|pwd|x+|\*+|token|changeme)$/i.test(p)) return false;
+  return true;
+}
+
+/** E-mail look-alikes that are not a person's address. */
+export function isIgnoredEmail(email: string): boolean {
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at).toLowerCase();
+  const domain = email.slice(at + 1);
+  if (local === 'git') return true; // `git@github.com:owner/repo` is an ssh host
+  if (EMAIL_IGNORED_ADDRESSES.has(email.toLowerCase())) return true;
+  if (EMAIL_IGNORED_DOMAINS.test(domain)) return true;
+  if (FILE_EXTENSION_TLD.test(domain)) return true;
+  return false;
+}
+
+/** Compiles extra patterns; a bad one throws with its name, so the config error is clear. */
+export function compilePatterns(patterns: ReadonlyArray<{ name: string; pattern: string; flags?: string }>): CompiledPattern[] {
+  return patterns.map(({ name, pattern, flags }) => {
+    const f = [...new Set(`${flags ?? ''}g`)].join('');
+    try {
+      return { name: slugRule(name), regex: new RegExp(pattern, f) };
+    } catch (err) {
+      throw new Error(`redaction pattern "${name}" is not a valid regular expression: ${(err as Error).message}`);
+    }
+  });
+}
+
+/** Rule names appear in placeholders, which must match {@link PLACEHOLDER_SOURCE}. */
+export function slugRule(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'custom';
+}

@@ -1,0 +1,54 @@
+/**
+ * What every renderer receives: how to write image assets, what search should
+ * index, and how to render nested messages (subagent transcripts reuse the
+ * message renderer through `renderMessages`).
+ */
+import type { Message, Turn } from '../transcript/types.js';
+import type { SafeHtml } from './sanitize.js';
+
+export interface RenderContext {
+  /**
+   * Writes an image (content-hashed by the caller) and returns its URL. It must
+   * be a relative or root-relative URL: the sanitiser drops absolute image URLs.
+   */
+  emitAsset(bytes: Buffer, mediaType: string): string;
+  /** Let search index tool output (default false: it is bulky and mostly noise). */
+  indexToolOutput: boolean;
+  /** Render thinking blocks (collapsed). Default true. */
+  renderThinking: boolean;
+  /** Let search index thinking. Default false. */
+  indexThinking: boolean;
+  /**
+   * Run each finished message through the sanitiser (default true: defence in
+   * depth, about 0.8 MB/s of HTML). When false, only markdown output is
+   * sanitised and everything else relies on escaping through `html`.
+   */
+  finalSanitize: boolean;
+  /** Nesting depth: 0 for the session, 1 inside a subagent, and so on. */
+  depth: number;
+  /**
+   * Turn number of a human prompt, for `data-prompt` and the `p-<N>` heading.
+   * From `turns` when given (prompts outside them, e.g. in abandoned branches,
+   * get none); otherwise numbered in the order this context first renders them.
+   */
+  promptNumber(messageUuid: string): number | undefined;
+  /**
+   * Renders nested messages (a subagent transcript) with this context's
+   * settings one level deeper. The result is embedded in a message whose final
+   * HTML is sanitised as a whole.
+   */
+  renderMessages(messages: Message[]): SafeHtml;
+}
+
+export interface RenderContextOptions {
+  emitAsset: RenderContext['emitAsset'];
+  indexToolOutput?: boolean;
+  renderThinking?: boolean;
+  indexThinking?: boolean;
+  finalSanitize?: boolean;
+  /** The session's turns: makes prompt numbers match `Turn.index` however the transcript is split up. */
+  turns?: Turn[];
+}
+
+/** Lines above which content is collapsed behind a `<details>` summary. */
+export const COLLAPSE_LINES = 30;

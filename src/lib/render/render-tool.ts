@@ -1,0 +1,75 @@
+/**
+ * Dispatches a tool call to its renderer by name. Never throws: a renderer that
+ * fails on odd input falls back to the generic JSON view.
+ */
+import type { ToolCall } from '../transcript/types.js';
+import type { RenderContext } from './context.js';
+import { sanitizeHtml, type SafeHtml } from './sanitize.js';
+import { renderAgent } from './tools/agent.js';
+import { renderBash, renderBashOutput, renderKillShell } from './tools/bash.js';
+import { renderEdit, renderMultiEdit, renderNotebookEdit, renderRead, renderWrite } from './tools/files.js';
+import { renderGeneric, renderMcp } from './tools/generic.js';
+import { renderAskUserQuestion, renderExitPlanMode, renderSkill, renderSlashCommand } from './tools/interaction.js';
+import { renderGlob, renderGrep, renderLs } from './tools/search.js';
+import { renderTaskCreate, renderTaskList, renderTaskUpdate, renderTodoWrite } from './tools/tasks.js';
+import { renderWebFetch, renderWebSearch } from './tools/web.js';
+
+export type ToolRenderer = (call: ToolCall, ctx: RenderContext) => SafeHtml;
+
+const RENDERERS: Record<string, ToolRenderer> = {
+  Bash: renderBash,
+  BashOutput: renderBashOutput,
+  KillShell: renderKillShell,
+  KillBash: renderKillShell,
+  Read: renderRead,
+  Write: renderWrite,
+  Edit: renderEdit,
+  MultiEdit: renderMultiEdit,
+  NotebookEdit: renderNotebookEdit,
+  Grep: renderGrep,
+  Glob: renderGlob,
+  LS: renderLs,
+  TodoWrite: renderTodoWrite,
+  TaskCreate: renderTaskCreate,
+  TaskUpdate: renderTaskUpdate,
+  TaskList: renderTaskList,
+  Task: renderAgent,
+  Agent: renderAgent,
+  WebFetch: renderWebFetch,
+  WebSearch: renderWebSearch,
+  AskUserQuestion: renderAskUserQuestion,
+  ExitPlanMode: renderExitPlanMode,
+  Skill: renderSkill,
+  SlashCommand: renderSlashCommand,
+};
+
+/** The renderer used for a tool name (exposed for tests). */
+export function rendererFor(name: string): ToolRenderer {
+  if (Object.prototype.hasOwnProperty.call(RENDERERS, name)) return RENDERERS[name];
+  if (name.startsWith('mcp__')) return renderMcp;
+  return renderGeneric;
+}
+
+/**
+ * Renders one tool call with its result (and subagent transcript) as trusted
+ * markup. The message renderer sanitises the message it is part of; use
+ * `renderToolCall` from render-message.ts for a standalone sanitised string.
+ */
+export function renderToolCallHtml(call: ToolCall, ctx: RenderContext): SafeHtml {
+  const input = call.input && typeof call.input === 'object' && !Array.isArray(call.input) ? call.input : {};
+  const safeCall: ToolCall = input === call.input ? call : { ...call, input };
+  try {
+    return rendererFor(call.name)(safeCall, ctx);
+  } catch {
+    try {
+      return renderGeneric(safeCall, ctx);
+    } catch {
+      return renderGeneric({ id: call.id, name: String(call.name), input: {}, entryUuid: call.entryUuid }, ctx);
+    }
+  }
+}
+
+/** Renders one tool call as sanitised HTML (for use outside a message). */
+export function renderToolCall(call: ToolCall, ctx: RenderContext): string {
+  return sanitizeHtml(renderToolCallHtml(call, ctx).value);
+}

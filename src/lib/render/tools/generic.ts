@@ -1,0 +1,25 @@
+/** MCP tools and any tool we do not know: formatted JSON input, result as text. */
+import type { ToolCall } from '../../transcript/types.js';
+import type { RenderContext } from '../context.js';
+import { html, type SafeHtml } from '../sanitize.js';
+import { jsonBlock, toolFrame } from './common.js';
+
+/** Splits `mcp__server__tool` into its server and tool names. */
+export function parseMcpName(name: string): { server: string; tool: string } | undefined {
+  const m = /^mcp__(.+?)__(.+)$/.exec(name);
+  return m ? { server: m[1], tool: m[2] } : undefined;
+}
+
+/** An MCP call: server and tool named, input as JSON, result text and images. */
+export function renderMcp(call: ToolCall, ctx: RenderContext): SafeHtml {
+  const parsed = parseMcpName(call.name);
+  const summary = parsed ? html`<span class="mcp-server">${parsed.server}</span> · <span class="mcp-tool">${parsed.tool}</span>` : undefined;
+  const input = Object.keys(call.input).length ? jsonBlock(call.input) : undefined;
+  return toolFrame(call, ctx, { summary, input, className: 'tool-mcp' });
+}
+
+/** Any other tool: input as JSON, result as text. */
+export function renderGeneric(call: ToolCall, ctx: RenderContext): SafeHtml {
+  const input = Object.keys(call.input).length ? jsonBlock(call.input) : undefined;
+  return toolFrame(call, ctx, { input, className: 'tool-generic' });
+}

@@ -1,0 +1,75 @@
+/** TodoWrite and the task-board tools (TaskCreate, TaskUpdate, TaskList). */
+import type { ToolCall } from '../../transcript/types.js';
+import type { RenderContext } from '../context.js';
+import { html, type SafeHtml } from '../sanitize.js';
+import { errorBlock, field, obj, resultText, str, structured, toolFrame } from './common.js';
+
+const STATUS_LABEL: Record<string, string> = { pending: 'Pending', in_progress: 'In progress', completed: 'Completed', deleted: 'Deleted' };
+const STATUS_ICON: Record<string, string> = { pending: '○', in_progress: '◐', completed: '✓', deleted: '✕' };
+
+function statusClass(status: string): string {
+  return status.replace(/[^a-z_]/gi, '').replace(/_/g, '-') || 'unknown';
+}
+
+interface Todo {
+  content: string;
+  status: string;
+  activeForm?: string;
+}
+
+function todosOf(value: unknown): Todo[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value
+    .map(obj)
+    .filter((t): t is Record<string, unknown> => !!t)
+    .map((t) => ({ content: str(t.content) ?? str(t.subject) ?? '', status: str(t.status) ?? 'pending', activeForm: str(t.activeForm) }));
+}
+
+/** A checklist: each item with a visible, labelled status. */
+export function todoList(todos: Todo[]): SafeHtml {
+  const counts = { done: todos.filter((t) => t.status === 'completed').length, total: todos.length };
+  return html`<p class="count">${counts.done} of ${counts.total} completed</p><ul class="todos">${todos.map(
+    (t) =>
+      html`<li class="todo todo-${statusClass(t.status)}"><span class="todo-icon" aria-hidden="true">${STATUS_ICON[t.status] ?? '•'}</span> <span class="todo-text">${t.content}</span> <span class="todo-status">${STATUS_LABEL[t.status] ?? t.status}</span>${t.status === 'in_progress' && t.activeForm && t.activeForm !== t.content ? html`<span class="todo-active">${t.activeForm}</span>` : ''}</li>`,
+  )}</ul>`;
+}
+
+/** TodoWrite: the new list as a checklist. The result text is boilerplate, so only errors show. */
+export function renderTodoWrite(call: ToolCall, ctx: RenderContext): SafeHtml {
+  const todos = todosOf(call.input.todos) ?? todosOf(structured(call)?.newTodos) ?? [];
+  const r = call.result;
+  const output = r?.isError ? errorBlock(resultText(r)) : html``;
+  return toolFrame(call, ctx, { summary: `${todos.length} item${todos.length === 1 ? '' : 's'}`, input: todoList(todos), output });
+}
+
+/** TaskCreate: subject and description. */
+export function renderTaskCreate(call: ToolCall, ctx: RenderContext): SafeHtml {
+  const i = call.input;
+  const task = obj(structured(call)?.task);
+  const input = html`${field('Description', str(i.description))}${field('Active form', str(i.activeForm))}`;
+  const summary = html`${task && str(task.id) ? html`#${str(task.id)} ` : ''}${str(i.subject) ?? ''}`;
+  return toolFrame(call, ctx, { summary, input });
+}
+
+/** TaskUpdate: which task and what changed. */
+export function renderTaskUpdate(call: ToolCall, ctx: RenderContext): SafeHtml {
+  const i = call.input;
+  const s = structured(call);
+  const change = obj(s?.statusChange);
+  const fields = Object.entries(i)
+    .filter(([k]) => k !== 'taskId')
+    .map(([k, v]) => field(k, typeof v === 'string' ? v : JSON.stringify(v)));
+  const badges = change ? html` <span class="badge">${str(change.from) ?? '?'} → ${str(change.to) ?? '?'}</span>` : html``;
+  return toolFrame(call, ctx, { summary: `#${str(i.taskId) ?? String(i.taskId ?? '')}`, input: html`${fields}`, badges });
+}
+
+/** TaskList: the board as a checklist. */
+export function renderTaskList(call: ToolCall, ctx: RenderContext): SafeHtml {
+  const tasks = structured(call)?.tasks;
+  if (!Array.isArray(tasks)) return toolFrame(call, ctx, {});
+  const list = tasks
+    .map(obj)
+    .filter((t): t is Record<string, unknown> => !!t)
+    .map((t) => ({ content: `#${str(t.id) ?? '?'} ${str(t.subject) ?? ''}${str(t.owner) ? ` (${str(t.owner)})` : ''}`, status: str(t.status) ?? 'pending' }));
+  return toolFrame(call, ctx, { output: todoList(list) });
+}

@@ -1,0 +1,227 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createRedactor,
+  redactProjectFolder,
+  usernamesFromCwds,
+  usernamesFromFolder,
+  type RedactionOptions,
+} from '../../../src/lib/redact/index.js';
+
+/** Redacts one string as a one-entry session. */
+async function redact(text: string, options?: RedactionOptions, hints?: { projectFolders?: string[]; cwds?: string[] }) {
+  const values: unknown[] = [{ text }];
+  const report = await createRedactor(options).redactSession(values, hints);
+  return { out: (values[0] as { text: string }).text, report };
+}
+
+// Invented secrets, shaped like the real ones.
+const GHP = 'ghp_' + 'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z05';
+const AKIA = 'AKIA' + 'QWERTYUIOPASDF12';
+const PW = 'Zorb-81quixAmple-7';
+
+describe('secretlint rules', () => {
+  it('redacts a GitHub token and reports it by rule, without the secret in the sample', async () => {
+    const { out, report } = await redact(`export GITHUB_TOKEN=${GHP} && deploy`);
+    expect(out).toBe('export GITHUB_TOKEN=[REDACTED:github-token] && deploy');
+    expect(report.findings.map((f) => f.rule)).toEqual(['github-token']);
+    expect(report.findings[0].samples.join('')).not.toContain(GHP);
+    expect(report.findings[0].samples[0]).toContain('GITHUB_TOKEN=ghp_');
+  });
+});
+
+describe('our rules', () => {
+  it('AWS access key ids and Google API keys', async () => {
+    const google = 'AIza' + 'SyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW';
+    const { out } = await redact(`id ${AKIA} and ${google}.`);
+    expect(out).toBe('id [REDACTED:aws-access-key-id] and [REDACTED:google-api-key].');
+  });
+
+  it('JWTs: all three parts, also where only the payload reappears', async () => {
+    const header = Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url');
+    const payload = Buffer.from('{"sub":"1234567890","name":"Quentin"}').toString('base64url');
+    const sig = 'kq3V9x1TzB7wRmN2cY5uH8eJ0aL4sD6fG1hK3pO9iQw';
+    const values: unknown[] = [{ a: `token ${header}.${payload}.${sig}` }, { b: `payload was ${payload}` }];
+    await createRedactor().redactSession(values);
+    const out = JSON.stringify(values);
+    expect(out).not.toContain(payload);
+    expect(out).not.toContain(sig);
+    expect(out).toContain('token [REDACTED:jwt]');
+    expect(out).toContain('payload was [REDACTED:jwt]');
+  });
+
+  it('e-mail addresses, but not package@version, ssh hosts or example addresses', async () => {
+    const { out } = await redact(
+      'mail quentin.zorb@qux-mail.io; npm i pagefind@1.2.0 @scope/pkg@2.0.1; git@github.com:o/r.git; user@example.com; icon@2x.png',
+    );
+    expect(out).toBe(
+      'mail [REDACTED:email]; npm i pagefind@1.2.0 @scope/pkg@2.0.1; git@github.com:o/r.git; user@example.com; icon@2x.png',
+    );
+  });
+
+  it('credentials inside URLs keep scheme and host; URLs without credentials stay', async () => {
+    const { out } = await redact(
+      `postgres://app_rw:${PW}@db.internal.qux.io:5432/main and postgres://localhost:5432/dev_db and https://qux.io/a@b`,
+    );
+    expect(out).toBe(
+      'postgres://[REDACTED:url-credentials]@db.internal.qux.io:5432/main and postgres://localhost:5432/dev_db and https://qux.io/a@b',
+    );
+  });
+
+  it('the bare password of a URL is redacted wherever it reappears', async () => {
+    const values: unknown[] = [`mysql://root:${PW}@10.0.0.3/db`, `PGPASS is ${PW} too`];
+    await createRedactor().redactSession(values);
+    expect(JSON.stringify(values)).not.toContain(PW);
+  });
+
+  it('values assigned to secret-looking names in env, YAML, JSON and shell', async () => {
+    const cases = [
+      `PASSWORD=${PW}`,
+      `db_password: ${PW}`,
+      `"token": "${PW}"`,
+      `export X_SECRET='${PW}'`,
+      `{\\"apiKey\\": \\"${PW}\\"}`,
+      `mytool --api-key ${PW} run`,
+      `Authorization: Bearer ${PW}abcdef`,
+    ];
+    for (const c of cases) {
+      const { out } = await redact(c);
+      expect(out, c).not.toContain(PW);
+      expect(out, c).toMatch(/\[REDACTED:[a-z-]+\]/);
+    }
+  });
+
+  it('leaves names without values, code and prose alone', async () => {
+    const keep = [
+      'Set OPENAI_API_KEY in your shell before running.',
+      'The password reset form no longer echoes the session token back.',
+      'password: string; token: string | undefined;',
+      'const token = process.env.GITHUB_TOKEN;',
+      'token: ${{ secrets.GITHUB_TOKEN }}',
+      'api_key = os.environ["API_KEY"]',
+      'max_tokens: 4096, input_tokens: 12345678',
+      'PASSWORD_MIN_LENGTH=12',
+      'commit c38fdd42a3c037c5ac11b249e534a325237a5b45',
+      'uuid 206a233b-cb9c-430e-a2a1-3982704a4361 msg_01GI6CmqhKEfWJ5SZnSvTGyq toolu_01LQ19jVGOBejnMRFG83BHtg',
+      'integrity sha512-2vmmGJKmBDpOk1fV3tGFbkRadEgE1YfjlgNRmgk8ISl6P9XYS6buiLt7f6Cw20kSq6J2OySF9lcN3RfGcxa3gA==',
+      'password: <your password here>',
+      'See https://github.com/home/about and /usr/home/x',
+      '-----BEGIN RSA PRIVATE KEY----- is the header the parser looks for',
+    ];
+    for (const text of keep) {
+      const { out, report } = await redact(text);
+      expect(out, text).toBe(text);
+      expect(report.total, text).toBe(0);
+    }
+  });
+
+  it('private key blocks: whole block, escaped newlines, and a block split across strings', async () => {
+    const lines = ['MIIEowIBAAKCAQEAx9Qz1mL2bN3vC4xZ5aS6dF7gH8jK9lP0oI1uY2tR3eW4qA5s', 'Dz6fX7cV8bN9mQ0wE1rT2yU3iO4pA5sD6fG7hJ8kL9zX0cV1bN2mQ3wE4rT5yU6i', 'Rq1w=='];
+    const pem = `-----BEGIN RSA PRIVATE KEY-----\n${lines.join('\n')}\n-----END RSA PRIVATE KEY-----`;
+    const escaped = pem.replace(/\n/g, '\\n');
+    const head = `log:\n-----BEGIN OPENSSH PRIVATE KEY-----\n${lines[0]}\n${lines[1]}`;
+    const tail = `${lines[1]}\n${lines[2]}\n-----END OPENSSH PRIVATE KEY-----\nok`;
+    const values: unknown[] = [{ a: `before\n${pem}\nafter` }, { b: `KEY="${escaped}"` }, { c: head }, { d: tail }, { e: `stray ${lines[0]}` }];
+    const report = await createRedactor().redactSession(values);
+    const out = JSON.stringify(values);
+    for (const line of lines.slice(0, 2)) expect(out).not.toContain(line);
+    expect(out).not.toContain('Rq1w==');
+    expect((values[0] as { a: string }).a).toBe('before\n[REDACTED:private-key]\nafter');
+    expect((values[3] as { d: string }).d).toMatch(/^\[REDACTED:private-key(#\d+)?\]\nok$/);
+    expect(report.findings.find((f) => f.rule === 'private-key')?.count).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('home paths and usernames', () => {
+  it('rewrites every home path form to ~ and blanks the bare username', async () => {
+    const { out } = await redact(
+      'cd /home/zorbwick/work/x; ls /Users/zorbwick; C:\\Users\\zorbwick\\AppData; C:\\\\Users\\\\zorbwick\\\\x; host zorbwick-laptop; owner Zorbwick',
+      {},
+      { cwds: ['/home/zorbwick/work/x'] },
+    );
+    expect(out).toBe(
+      'cd ~/work/x; ls ~; ~\\AppData; ~\\\\x; host [REDACTED:username]-laptop; owner [REDACTED:username]',
+    );
+  });
+
+  it('takes the username from the project folder and from paths in the text', async () => {
+    const a = await redact('whoami: qzxuser7', {}, { projectFolders: ['-home-qzxuser7-work-api'] });
+    expect(a.out).toBe('whoami: [REDACTED:username]');
+    const b = await redact('see /Users/plimsoll/x and plimsoll wrote it');
+    expect(b.out).toBe('see ~/x and [REDACTED:username] wrote it');
+  });
+
+  it('keeps a username that is a common word, outside its path forms', async () => {
+    const { out } = await redact('the user and admin at /home/user/app and /home/admin', {}, { cwds: ['/home/user/app'] });
+    expect(out).toBe('the user and admin at ~/app and ~');
+  });
+
+  it('does not blank a username inside a longer word', async () => {
+    const { out } = await redact('pete wrote competent code', { usernames: ['pete'] });
+    expect(out).toBe('[REDACTED:username] wrote competent code');
+  });
+
+  it('derives candidate usernames from folders and cwds', () => {
+    expect(usernamesFromFolder('-home-ada-work-api')).toEqual(['ada']);
+    expect(usernamesFromFolder('-Users-ada')).toEqual(['ada']);
+    expect(usernamesFromFolder('C--Users-ada-src')).toEqual(['ada']);
+    expect(usernamesFromFolder('-srv-app')).toEqual([]);
+    expect(usernamesFromCwds(['/home/ada/x', 'C:\\Users\\bob\\y', '/Users/ada', '/srv/z'])).toEqual(['ada', 'bob']);
+  });
+
+  it('redacts project folder names', () => {
+    expect(redactProjectFolder('-home-ada-work-api', ['ada'])).toBe('-work-api');
+    expect(redactProjectFolder('-home-ada-lovelace-work', ['ada.lovelace'])).toBe('-work');
+    expect(redactProjectFolder('-Users-ada', [])).toBe('-home');
+    expect(redactProjectFolder('-home-ada-ada-notes', ['ada'])).toBe('-user-notes');
+    expect(redactProjectFolder('-srv-app', ['ada'])).toBe('-srv-app');
+  });
+});
+
+describe('options', () => {
+  it('extra patterns, allowlist and names', async () => {
+    const { out } = await redact(`ticket ACME-123456 by Ada Lovelace (ada lovelace) key ${AKIA} and ${GHP}`, {
+      extraPatterns: [{ name: 'Ticket Id', pattern: 'ACME-\\d{6}' }],
+      allowlist: [AKIA],
+      names: ['Ada Lovelace'],
+    });
+    expect(out).toBe(`ticket [REDACTED:ticket-id] by [REDACTED:name] ([REDACTED:name]) key ${AKIA} and [REDACTED:github-token]`);
+  });
+
+  it('rejects an invalid extra pattern with its name', () => {
+    expect(() => createRedactor({ extraPatterns: [{ name: 'broken', pattern: '(' }] })).toThrow(/broken/);
+  });
+
+  it('drops images, thinking and tool output when asked', async () => {
+    const entry = {
+      type: 'assistant',
+      message: { content: [{ type: 'thinking', thinking: 'hmm' }, { type: 'text', text: 'hi' }, { type: 'image', source: { type: 'base64', data: 'AAAA' } }] },
+    };
+    const user = { type: 'user', message: { content: [{ type: 'tool_result', content: 'secret output' }] }, toolUseResult: { stdout: 'x' } };
+    const values: unknown[] = [entry, user];
+    await createRedactor({ dropImages: true, dropThinking: true, dropToolOutput: true }).redactSession(values);
+    const out = JSON.stringify(values);
+    expect(out).not.toContain('hmm');
+    expect(out).not.toContain('AAAA');
+    expect(out).not.toContain('secret output');
+    expect(out).not.toContain('toolUseResult');
+    expect(out).toContain('"text":"hi"');
+  });
+});
+
+describe('placeholders', () => {
+  it('are stable within a session and numbered per distinct value', async () => {
+    const other = 'ghp_' + 'Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8';
+    const values: unknown[] = [`a ${GHP}`, `b ${other}`, { k: `c ${GHP}` }];
+    const redactor = createRedactor();
+    await redactor.redactSession(values);
+    expect(values).toEqual(['a [REDACTED:github-token]', 'b [REDACTED:github-token#2]', { k: 'c [REDACTED:github-token]' }]);
+    expect(redactor.redactText(`again ${other}`)).toBe('again [REDACTED:github-token#2]');
+  });
+
+  it('redacts path-like object keys but leaves base64 image data untouched', async () => {
+    const values: unknown[] = [{ snapshot: { '/home/zorbwick/a.ts': 1, plain: 2 } }, { source: { type: 'base64', data: 'L2hvbWUvem9yYndpY2s=/home/zorbwick' } }];
+    await createRedactor().redactSession(values);
+    expect(values[0]).toEqual({ snapshot: { '~/a.ts': 1, plain: 2 } });
+    expect((values[1] as { source: { data: string } }).source.data).toBe('L2hvbWUvem9yYndpY2s=/home/zorbwick');
+  });
+});

@@ -1,0 +1,76 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main as audit } from '../../scripts/audit.js';
+import { main as importMain } from '../../scripts/import.js';
+import { fixturesDir, fixturesProjects, loadExpect } from '../lib/redact/helpers.js';
+
+const expectJson = loadExpect();
+const details = (JSON.parse(readFileSync(join(fixturesDir, 'EXPECT.json'), 'utf8')) as {
+  must_not_appear_details: Array<{ value: string; kind: string }>;
+}).must_not_appear_details;
+const secretOf = (kind: string): string => details.find((d) => d.kind === kind)!.value;
+
+async function run(args: string[]): Promise<{ code: number; output: string }> {
+  const lines: string[] = [];
+  const code = await audit(args, { out: (l) => lines.push(l), redaction: {} });
+  return { code, output: lines.join('\n') };
+}
+
+describe('scripts/audit.ts', () => {
+  let work: string;
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'sessionpress-audit-'));
+  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('reports findings per session with masked samples only', async () => {
+    const r = await run([fixturesProjects]);
+    expect(r.code).toBe(0);
+    expect(r.output).toMatch(/finding\(s\)/);
+    expect(r.output).toMatch(/github-token\s+\d+/);
+    expect(r.output).toContain('[masked]');
+    expect(expectJson.must_not_appear.filter((v) => r.output.includes(v))).toEqual([]);
+  });
+
+  it('finds nothing in sessions the import has already redacted', async () => {
+    const out = join(work, 'content');
+    expect(await importMain([fixturesProjects, '--out', out], { out: () => {}, redaction: {}, progress: false })).toBe(0);
+    const r = await run([out]);
+    expect(r.output).toMatch(/clean: (\d+), with findings: 0/);
+  });
+
+  it('--strict passes a clean built site and fails on a leak in a pagefind fragment or a page', async () => {
+    const dist = join(work, 'dist');
+    mkdirSync(join(dist, 'pagefind', 'fragment'), { recursive: true });
+    mkdirSync(join(dist, '_astro'), { recursive: true });
+    writeFileSync(join(dist, 'index.html'), '<p>export GITHUB_TOKEN=[REDACTED:github-token] in ~/work/api</p>');
+    writeFileSync(join(dist, 'pagefind', 'fragment', 'a.pf_fragment'), gzipSync('{"content":"nothing to see"}'));
+    // Third-party code carries author addresses; that is not transcript data.
+    writeFileSync(join(dist, '_astro', 'lib.js'), '/*! (c) maintainer ' + expectJson.canary.email + ' */');
+    mkdirSync(join(work, 'empty'));
+    const clean = await run([join(work, 'empty'), '--strict', '--dist', dist]);
+    expect(clean.code).toBe(0);
+    expect(clean.output).toContain('nothing detected');
+
+    const token = secretOf('github_pat_classic');
+    writeFileSync(join(dist, 'pagefind', 'fragment', 'b.pf_fragment'), gzipSync(JSON.stringify({ content: `run with ${token}` })));
+    const leak = await run([join(work, 'empty'), '--strict', '--dist', dist]);
+    expect(leak.code).toBe(1);
+    expect(leak.output).toContain('pagefind/fragment/b.pf_fragment');
+    expect(leak.output).not.toContain(token);
+
+    rmSync(join(dist, 'pagefind', 'fragment', 'b.pf_fragment'));
+    writeFileSync(join(dist, 'page.html'), `<p>mail &lt;${expectJson.canary.email}&gt; &quot;password&quot;: &quot;${secretOf('password_assignment')}&quot;</p>`);
+    const page = await run([join(work, 'empty'), '--strict', '--dist', dist]);
+    expect(page.code).toBe(1);
+    expect(page.output).toMatch(/page\.html\s+email/);
+    expect(page.output).toMatch(/page\.html\s+password/);
+  });
+
+  it('--strict without a built site is a usage error', async () => {
+    expect((await run(['--strict', '--dist', join(work, 'missing')])).code).toBe(2);
+  });
+});

@@ -1,0 +1,138 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../scripts/import.js';
+import { fixturesDir, fixturesProjects, loadExpect } from '../lib/redact/helpers.js';
+
+const expectJson = loadExpect();
+const raw = JSON.parse(readFileSync(join(fixturesDir, 'EXPECT.json'), 'utf8')) as Record<string, unknown>;
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...filesUnder(p));
+    else out.push(p);
+  }
+  return out;
+}
+
+/** Every marker word EXPECT.json names (keys ending in `marker`/`markers`), wherever it sits. */
+function markers(node: unknown, key = ''): string[] {
+  if (typeof node === 'string') return /markers?$/.test(key) ? [node] : [];
+  if (Array.isArray(node)) return node.flatMap((v) => markers(v, key));
+  if (node && typeof node === 'object') return Object.entries(node).flatMap(([k, v]) => markers(v, k));
+  return [];
+}
+
+async function run(args: string[]): Promise<{ code: number; output: string }> {
+  const lines: string[] = [];
+  const code = await main(args, { out: (l) => lines.push(l), redaction: {}, progress: false });
+  return { code, output: lines.join('\n') };
+}
+
+describe('scripts/import.ts over the fixtures', () => {
+  let out: string;
+  let first: { code: number; output: string };
+  const input = filesUnder(fixturesProjects).filter((f) => f.endsWith('.jsonl')).map((f) => readFileSync(f, 'latin1')).join('\n');
+
+  beforeAll(async () => {
+    out = mkdtempSync(join(tmpdir(), 'sessionpress-import-'));
+    first = await run([fixturesProjects, '--out', out]);
+  });
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it('imports every session and its subagent files', () => {
+    expect(first.code).toBe(0);
+    const written = filesUnder(out).map((f) => relative(out, f));
+    for (const s of expectJson.sessions) {
+      expect(written.some((w) => w.endsWith(`/${s.session_id}.jsonl`)), s.file).toBe(true);
+      for (const sub of s.subagent_files ?? []) {
+        const tail = sub.split('/').slice(2).join('/');
+        expect(written.some((w) => w.endsWith(tail)), sub).toBe(true);
+      }
+    }
+  });
+
+  it('writes none of must_not_appear and keeps every must_appear and marker that was in the input', () => {
+    const written = filesUnder(out).map((f) => readFileSync(f, 'utf8')).join('\n');
+    expect(expectJson.must_not_appear.filter((v) => written.includes(v))).toEqual([]);
+    const kept = [...expectJson.must_appear, ...markers(raw)].filter((v) => input.includes(v));
+    expect(kept.length).toBeGreaterThan(20);
+    expect(kept.filter((v) => !written.includes(v))).toEqual([]);
+  });
+
+  it('redacts the project folder names', () => {
+    const folders = readdirSync(out);
+    expect(folders.length).toBeGreaterThan(3);
+    for (const f of folders) expect(f.toLowerCase()).not.toContain(expectJson.canary.username.toLowerCase());
+  });
+
+  it('reports the bad lines as file:line and leaves them out', () => {
+    const malformed = raw.malformed as { file: string; bad_lines: Array<{ line: number }> };
+    const name = malformed.file.split('/').slice(1).join('/');
+    for (const { line } of malformed.bad_lines) expect(first.output).toContain(`${name}:${line}:`);
+    const target = filesUnder(out).find((f) => f.endsWith(malformed.file.split('/').pop()!))!;
+    for (const l of readFileSync(target, 'utf8').split('\n').filter(Boolean)) expect(() => JSON.parse(l)).not.toThrow();
+  });
+
+  it('prints findings by rule and bytes before and after', () => {
+    expect(first.output).toMatch(/Findings by rule:\n\s+home-path\s+\d+/);
+    expect(first.output).toMatch(/Bytes: [\d.]+ MB → [\d.]+ MB/);
+  });
+
+  it('re-importing a session replaces it and touches nothing else', async () => {
+    const canary = expectJson.sessions.find((s) => s.file === expectJson.canary.file)!;
+    const sessionFile = filesUnder(out).find((f) => f.endsWith(`/${canary.session_id}.jsonl`))!;
+    const before = readFileSync(sessionFile, 'utf8');
+    writeFileSync(sessionFile, 'stale\n');
+    const stray = join(sessionFile.replace(/\.jsonl$/, ''), 'subagents', 'agent-stale.jsonl');
+    writeFileSync(stray, '{}\n');
+    mkdirSync(join(out, 'notes'), { recursive: true });
+    writeFileSync(join(out, 'notes', 'keep.md'), 'mine');
+    const other = filesUnder(out).find((f) => f.includes('storefront'))!;
+    const otherMtime = statSync(other).mtimeMs;
+
+    const again = await run([fixturesProjects, '--out', out, '--session', canary.session_id.slice(0, 8)]);
+    expect(again.code).toBe(0);
+    expect(again.output).toContain('Imported 1 session(s)');
+    expect(readFileSync(sessionFile, 'utf8')).toBe(before);
+    expect(existsSync(stray)).toBe(false);
+    expect(readFileSync(join(out, 'notes', 'keep.md'), 'utf8')).toBe('mine');
+    expect(statSync(other).mtimeMs).toBe(otherMtime);
+  });
+
+  it('--dry-run writes nothing', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'sessionpress-dry-'));
+    try {
+      const r = await run([fixturesProjects, '--out', empty, '--dry-run', '--project', 'storefront']);
+      expect(r.code).toBe(0);
+      expect(r.output).toContain('Would import 1 session(s)');
+      expect(r.output).toContain('Dry run');
+      expect(readdirSync(empty)).toEqual([]);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('a session that fails is reported and the others still go through', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sessionpress-fail-'));
+    try {
+      // A file where the infra project's folder should be: its sessions cannot be written.
+      writeFileSync(join(dir, '-work-infra'), 'in the way');
+      const r = await run([fixturesProjects, '--out', dir]);
+      expect(r.code).toBe(1);
+      expect(r.output).toMatch(/Failed \(3\):/);
+      expect(readdirSync(dir).length).toBeGreaterThan(3);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects a bad date and an unknown option', async () => {
+    expect((await run([fixturesProjects, '--since', 'yesterdayish'])).code).toBe(2);
+    expect((await run([fixturesProjects, '--bogus'])).code).toBe(2);
+    expect((await run([fixturesProjects, '--session', 'no-such-id', '--out', tmpdir()])).code).toBe(1);
+  });
+});
