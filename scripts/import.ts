@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatDiagnostic } from '../src/lib/diagnostics.js';
 import { discoverSources, type SessionSource } from '../src/lib/discover.js';
-import { importSession, type ImportSessionResult } from '../src/lib/import/import-session.js';
+import { folderUsernames, importSession, type ImportSessionResult } from '../src/lib/import/import-session.js';
 import { parseDateBound, selectSessions } from '../src/lib/import/select.js';
 import { quickTitle } from '../src/lib/import/title.js';
 import { assignSiblingAgents } from '../src/lib/pipeline.js';
@@ -118,13 +118,21 @@ export async function main(argv: string[], deps: ImportDeps = {}): Promise<numbe
   }
 
   const owners = await assignSiblingAgents(layout);
+  const usernamesByFolder = await folderUsernames(layout.sessions.filter((s) => chosen.some((c) => c.projectFolder === s.projectFolder)));
   const redactor = createRedactor(redaction);
   const summary: ImportSummary = { imported: [], failed: [], bytesIn: 0, bytesOut: 0, findings: new Map() };
   const totalBytes = chosen.reduce((n, s) => n + s.size, 0);
   const bar = (deps.progress ?? (process.stdout.isTTY && (chosen.length > 20 || totalBytes > 50e6))) ? await startProgress(chosen.length) : undefined;
   for (const source of chosen) {
     try {
-      const result = await importSession(source, { root, outDir, redactor, dryRun, siblingAgents: owners.get(source.sessionId) ?? [] });
+      const result = await importSession(source, {
+        root,
+        outDir,
+        redactor,
+        dryRun,
+        siblingAgents: owners.get(source.sessionId) ?? [],
+        folderUsernames: usernamesByFolder.get(source.projectFolder),
+      });
       summary.imported.push(result);
       summary.bytesIn += result.bytesIn;
       summary.bytesOut += result.bytesOut;

@@ -15,6 +15,7 @@ import {
   projectSlugOf,
   sessionEntryId,
   toEntryData,
+  type SessionEntryData,
 } from '../lib/site/build-entries.js';
 import { renderSession } from '../lib/site/render-session.js';
 import { projectNameFromPath } from '../lib/transcript/build-session.js';
@@ -93,6 +94,9 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
     const id = sessionEntryId(projectSlug, source.sessionId);
     const existing = store.get(id);
     if (existing && existing.digest === digest && cache.has(String(existing.data.cacheKey))) {
+      // Unchanged: nothing is parsed again, but its problems are still reported on every build.
+      const stored = existing.data as unknown as SessionEntryData;
+      report(stored.diagnostics.items.map((d) => (d.file === stored.diagnostics.sourceFile ? { ...d, file: source.relPath } : d)));
       untouched.delete(id);
       keep.add(String(existing.data.cacheKey));
       totals.sessions++;
@@ -121,7 +125,9 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
     await cache.write(cacheKey, rendered);
     keep.add(cacheKey);
     const projectPath = redactor.redactText(session.facts.projectPath);
-    const data = toEntryData({ ...session, facts: { ...session.facts, projectPath } }, rendered, loaded, {
+    // Diagnostics quote file names and line heads: they go through the same redactor before they are stored.
+    const diagnostics = session.diagnostics.map((d) => ({ ...d, file: redactor.redactText(d.file), reason: redactor.redactText(d.reason) }));
+    const data = toEntryData({ ...session, file: redactor.redactText(session.file), diagnostics, facts: { ...session.facts, projectPath } }, rendered, loaded, {
       projectSlug,
       projectName: projectNameFromPath(projectPath),
       cacheKey,

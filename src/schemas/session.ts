@@ -45,7 +45,7 @@ export const sessionEntrySchema = z.object({
   abandonedCount: z.number().int(),
   assets: z.array(z.object({ name: z.string(), mediaType: z.string() })),
   cacheKey: z.string(),
-  diagnostics: z.object({ total: z.number().int(), badLines: z.number().int(), items: z.array(diagnosticSchema) }),
+  diagnostics: z.object({ total: z.number().int(), badLines: z.number().int(), sourceFile: z.string(), items: z.array(diagnosticSchema) }),
   redactions: z.array(z.object({ rule: z.string(), count: z.number().int() })),
   subagentCount: z.number().int(),
 });

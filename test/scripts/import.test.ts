@@ -136,3 +136,27 @@ describe('scripts/import.ts over the fixtures', () => {
     expect((await run([fixturesProjects, '--session', 'no-such-id', '--out', tmpdir()])).code).toBe(1);
   });
 });
+
+describe('scripts/import.ts project folder names', () => {
+  it('puts every session of a folder in the same redacted folder, using cwd to find a username with a dash', async () => {
+    const src = mkdtempSync(join(tmpdir(), 'sessionpress-src-'));
+    const dest = mkdtempSync(join(tmpdir(), 'sessionpress-dest-'));
+    try {
+      const folder = join(src, '-home-qaz-wobble-work-api');
+      mkdirSync(folder);
+      const entry = { type: 'user', uuid: 'u1', cwd: '/home/qaz-wobble/work/api', message: { role: 'user', content: 'hello from qaz-wobble' } };
+      writeFileSync(join(folder, 's1.jsonl'), JSON.stringify(entry) + '\n');
+      writeFileSync(join(folder, 's2.jsonl'), JSON.stringify({ type: 'summary', summary: 'only a summary', leafUuid: 'u1' }) + '\n');
+      const r = await run([src, '--out', dest]);
+      expect(r.code).toBe(0);
+      expect(readdirSync(dest)).toEqual(['-work-api']);
+      expect(readdirSync(join(dest, '-work-api')).sort()).toEqual(['s1.jsonl', 's2.jsonl']);
+      const written = readFileSync(join(dest, '-work-api', 's1.jsonl'), 'utf8');
+      expect(written).not.toContain('qaz-wobble');
+      expect(written).toContain('~/work/api');
+    } finally {
+      rmSync(src, { recursive: true, force: true });
+      rmSync(dest, { recursive: true, force: true });
+    }
+  });
+});

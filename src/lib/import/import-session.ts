@@ -1,9 +1,9 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { BAD_LINE_CODES, type Diagnostic } from '../diagnostics.js';
 import { toPosix, type SessionSource } from '../discover.js';
 import { readJsonl } from '../jsonl/read-jsonl.js';
-import { redactProjectFolder, usernamesFromFolder } from '../redact/usernames.js';
+import { redactProjectFolder, usernamesFromCwds, usernamesFromFolder } from '../redact/usernames.js';
 import type { RedactionReport, Redactor } from '../redact/types.js';
 
 export interface ImportedFile {
@@ -40,6 +40,11 @@ export interface ImportSessionOptions {
   dryRun?: boolean;
   /** Agent files beside sessions (`agent-*.jsonl`, Claude Code ≤ 2.0) that belong to this session. */
   siblingAgents?: string[];
+  /**
+   * Usernames known for the whole project folder (see {@link folderUsernames}),
+   * so that every session of a folder lands in the same redacted folder.
+   */
+  folderUsernames?: string[];
 }
 
 /**
@@ -76,7 +81,7 @@ export async function importSession(source: SessionSource, options: ImportSessio
     files.flatMap((f) => f.values),
     { projectFolders: [source.projectFolder] },
   );
-  const usernames = [...usernamesFromFolder(source.projectFolder), ...options.redactor.knownUsernames()];
+  const usernames = [...(options.folderUsernames ?? []), ...usernamesFromFolder(source.projectFolder), ...options.redactor.knownUsernames()];
   const folderName = source.projectFolder === '.' ? 'sessions' : source.projectFolder;
   const outFolder = redactProjectFolder(folderName, usernames);
   const outProject = join(options.outDir, outFolder);
@@ -131,4 +136,39 @@ async function writeAtomic(path: string, text: string): Promise<void> {
   const tmp = `${path}.${process.pid}.tmp`;
   await writeFile(tmp, text);
   await rename(tmp, path);
+}
+
+/**
+ * Usernames of each project folder, from the `cwd` values at the head of its
+ * session files. The folder name alone cannot tell `/home/ada-lovelace/x` from
+ * `/home/ada/lovelace-x`; the `cwd` can.
+ */
+export async function folderUsernames(sessions: readonly SessionSource[]): Promise<Map<string, string[]>> {
+  const byFolder = new Map<string, Set<string>>();
+  for (const s of sessions) {
+    const set = byFolder.get(s.projectFolder) ?? new Set<string>();
+    byFolder.set(s.projectFolder, set);
+    for (const u of usernamesFromCwds(await headCwds(s.path))) set.add(u);
+  }
+  return new Map([...byFolder].map(([k, v]) => [k, [...v]]));
+}
+
+async function headCwds(path: string): Promise<string[]> {
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    const text = buf.subarray(0, bytesRead).toString('utf8');
+    const out = new Set<string>();
+    for (const m of text.matchAll(/"cwd"\s*:\s*("(?:[^"\\]|\\.)*")/g)) {
+      try {
+        out.add(JSON.parse(m[1]) as string);
+      } catch {
+        // cut off at the end of the head
+      }
+    }
+    return [...out];
+  } finally {
+    await handle.close();
+  }
 }

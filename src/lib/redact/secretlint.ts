@@ -1,5 +1,5 @@
 import { lintSource } from '@secretlint/core';
-import { creator as recommendPreset } from '@secretlint/secretlint-rule-preset-recommend';
+import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig } from '@secretlint/types';
 
 /** A secret value found by secretlint, with the rule name used in its placeholder. */
@@ -8,10 +8,34 @@ export interface SecretlintHit {
   value: string;
 }
 
-// Built once per process: the preset's rule objects are plain data.
+/**
+ * Rules of the preset we switch off. `filter-comments` honours
+ * `secretlint-disable` comments, which a transcript could contain: text must
+ * not be able to turn detection off. Private keys, basic auth and database
+ * URLs are our own rules' job (a whole key block across strings; a URL keeps
+ * its host), so running them here would only cost time.
+ */
+const DISABLED_RULES = [
+  '@secretlint/secretlint-rule-filter-comments',
+  '@secretlint/secretlint-rule-privatekey',
+  '@secretlint/secretlint-rule-basicauth',
+  '@secretlint/secretlint-rule-database-connection-string',
+];
+
+/**
+ * The preset's rules, registered one by one: secretlint 13 ignores `disabled`
+ * on rules inside a preset. Only scanners are kept (a future filter-type rule
+ * could again let text turn detection off).
+ * Built once per process: the rule objects are plain data.
+ */
 const config: SecretLintCoreConfig = {
-  rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendPreset }],
+  rules: recommendedRules
+    .filter((rule) => rule.meta.type === 'scanner' && !DISABLED_RULES.includes(rule.meta.id))
+    .map((rule) => ({ id: rule.meta.id, rule })),
 };
+
+/** Ids of the secretlint rules in use, for reports and tests. */
+export const SECRETLINT_RULE_IDS: readonly string[] = config.rules.map((r) => r.id);
 
 /**
  * Messages whose secret our own rules handle better: a private key block is

@@ -23,7 +23,7 @@ export const HIGHLIGHT_MAX_LINES = 2000;
 export const HIGHLIGHT_MAX_BYTES = 200 * 1024;
 
 /** Loaded before any transcript asks, because nearly every transcript needs them. */
-const CORE_LANGS = ['shellscript', 'ansi', 'json', 'typescript', 'javascript', 'tsx', 'python', 'markdown', 'diff', 'yaml', 'html', 'css'];
+const CORE_LANGS = ['shellscript', 'json', 'typescript', 'javascript', 'tsx', 'python', 'markdown', 'diff', 'yaml', 'html', 'css'];
 
 let highlighterPromise: Promise<Highlighter> | undefined;
 let highlighter: Highlighter | undefined;
@@ -126,7 +126,7 @@ function tokenize(text: string, id: string | undefined): Line[] {
   const tooBig = text.length > HIGHLIGHT_MAX_BYTES || countLines(text) > HIGHLIGHT_MAX_LINES;
   if (id === 'ansi') {
     const clean = cleanTerminal(text);
-    if (!tooBig && highlighter && loaded.has('ansi')) {
+    if (!tooBig && highlighter) {
       try {
         return highlighter.codeToTokensBase(clean, { lang: 'ansi', theme: THEME_NAME as never }).map(toLine);
       } catch {

@@ -30,7 +30,8 @@ export interface SessionEntryData {
   assets: Array<{ name: string; mediaType: string }>;
   /** Cache folder holding the rendered pages, relative to the cache root. */
   cacheKey: string;
-  diagnostics: { total: number; badLines: number; items: Diagnostic[] };
+  /** Every problem found (already redacted); `sourceFile` is how the session file itself is named in them. */
+  diagnostics: { total: number; badLines: number; sourceFile: string; items: Diagnostic[] };
   redactions: Array<{ rule: string; count: number }>;
   subagentCount: number;
 }
@@ -78,7 +79,12 @@ export function toEntryData(
     abandonedCount: session.abandoned.length,
     assets: rendered.assets.map(({ name, mediaType }) => ({ name, mediaType })),
     cacheKey: ids.cacheKey,
-    diagnostics: { total: session.diagnostics.length, badLines: countBadLines(session.diagnostics), items: session.diagnostics.slice(0, 200) },
+    diagnostics: {
+      total: session.diagnostics.length,
+      badLines: countBadLines(session.diagnostics),
+      sourceFile: session.file,
+      items: session.diagnostics,
+    },
     redactions: loaded.findings,
     subagentCount,
   };

@@ -6,6 +6,8 @@ import {
   usernamesFromFolder,
   type RedactionOptions,
 } from '../../../src/lib/redact/index.js';
+import { findEmails } from '../../../src/lib/redact/rules.js';
+import { SECRETLINT_RULE_IDS } from '../../../src/lib/redact/secretlint.js';
 
 /** Redacts one string as a one-entry session. */
 async function redact(text: string, options?: RedactionOptions, hints?: { projectFolders?: string[]; cwds?: string[] }) {
@@ -26,6 +28,21 @@ describe('secretlint rules', () => {
     expect(report.findings.map((f) => f.rule)).toEqual(['github-token']);
     expect(report.findings[0].samples.join('')).not.toContain(GHP);
     expect(report.findings[0].samples[0]).toContain('GITHUB_TOKEN=ghp_');
+  });
+});
+
+describe('secretlint rule set', () => {
+  it('uses the recommended preset, minus the comment filter and the rules ours replace', () => {
+    expect(SECRETLINT_RULE_IDS.length).toBeGreaterThan(15);
+    expect(SECRETLINT_RULE_IDS).toContain('@secretlint/secretlint-rule-github');
+    expect(SECRETLINT_RULE_IDS).not.toContain('@secretlint/secretlint-rule-filter-comments');
+  });
+});
+
+describe('text cannot switch detection off', () => {
+  it('ignores secretlint-disable comments in transcripts', async () => {
+    const { out } = await redact(`// secretlint-disable\nconst t = "${GHP}";`);
+    expect(out).not.toContain(GHP);
   });
 });
 
@@ -56,6 +73,12 @@ describe('our rules', () => {
     expect(out).toBe(
       'mail [REDACTED:email]; npm i pagefind@1.2.0 @scope/pkg@2.0.1; git@github.com:o/r.git; user@example.com; icon@2x.png',
     );
+  });
+
+  it('finds addresses by their @ the way the address grammar says', () => {
+    expect(findEmails('(q.z+tag@mail.qux.io), .dot@qux.io x@y a@b.c0m')).toEqual([{ index: 1, value: 'q.z+tag@mail.qux.io' }]);
+    expect(findEmails(`${'a'.repeat(65)}@qux.io`)).toEqual([]);
+    expect(findEmails(`${'a'.repeat(64)}@qux.io`)).toHaveLength(1);
   });
 
   it('credentials inside URLs keep scheme and host; URLs without credentials stay', async () => {
@@ -148,6 +171,11 @@ describe('home paths and usernames', () => {
     expect(a.out).toBe('whoami: [REDACTED:username]');
     const b = await redact('see /Users/plimsoll/x and plimsoll wrote it');
     expect(b.out).toBe('see ~/x and [REDACTED:username] wrote it');
+  });
+
+  it('a /home/ inside a URL is no home folder, but a known username in it is still blanked', async () => {
+    const { out } = await redact('see https://qux.io/home/zorbwick/x and https://qux.io/home/about', {}, { cwds: ['/home/zorbwick'] });
+    expect(out).toBe('see https://qux.io/home/[REDACTED:username]/x and https://qux.io/home/about');
   });
 
   it('keeps a username that is a common word, outside its path forms', async () => {

@@ -7,7 +7,7 @@ export function parse(fragment: string): Document {
 }
 
 /** Forbidden selectors (from EXPECT.json) that match anything in the document. */
-export function forbiddenMatches(doc: Document, selectors: string[]): string[] {
+export function forbiddenMatches(doc: ParentNode, selectors: string[]): string[] {
   return selectors.filter((s) => {
     try {
       return doc.querySelector(s) !== null;
@@ -19,7 +19,7 @@ export function forbiddenMatches(doc: Document, selectors: string[]): string[] {
 }
 
 /** Every element attribute that is an event handler (`on*`). */
-export function eventHandlerAttributes(doc: Document): string[] {
+export function eventHandlerAttributes(doc: ParentNode): string[] {
   const out: string[] = [];
   for (const el of doc.querySelectorAll('*')) {
     for (const a of el.attributes) if (/^on/i.test(a.name)) out.push(`${el.tagName.toLowerCase()}[${a.name}]`);

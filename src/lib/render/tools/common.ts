@@ -6,7 +6,7 @@ import type { ContentBlock, ToolCall, ToolResult } from '../../transcript/types.
 import { COLLAPSE_LINES, type RenderContext } from '../context.js';
 import { highlightCode, highlightTerminal, stripAnsi } from '../highlight.js';
 import { markdownToUnsanitizedHtml } from '../markdown.js';
-import { escapeHtml, html, joinHtml, sanitized, trustedHtml, type HtmlValue, type SafeHtml } from '../sanitize.js';
+import { escapeHtml, html, joinHtml, SafeHtml, sanitized, trustedHtml, type HtmlValue } from '../sanitize.js';
 
 /** A string field of a loosely typed object, or undefined. */
 export function str(v: unknown): string | undefined {
@@ -251,5 +251,6 @@ export function cleanResultText(text: string): string {
 /** A definition-list row, skipped when the value is empty. */
 export function field(label: string, value: HtmlValue): SafeHtml {
   if (value === undefined || value === null || value === '' || value === false) return html``;
+  if (value instanceof SafeHtml && value.value === '') return html``;
   return html`<div class="field"><span class="field-label">${label}</span> <span class="field-value">${value}</span></div>`;
 }
