@@ -2,6 +2,7 @@
 import mdx from '@astrojs/mdx';
 import { defineConfig } from 'astro/config';
 import { pagefindIntegration } from './src/integrations/pagefind.ts';
+import { astroCacheDir } from './src/lib/site/page-data.ts';
 import { loadConfig } from './src/schemas/config.ts';
 
 const config = loadConfig();
@@ -12,5 +13,6 @@ export default defineConfig({
   trailingSlash: 'always',
   build: { format: 'directory' },
   integrations: [mdx(), pagefindIntegration()],
+  cacheDir: astroCacheDir(process.cwd()),
   devToolbar: { enabled: false },
 });

@@ -1,28 +1,23 @@
 import { stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderCacheRoot } from '../lib/site/page-data.js';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { formatDiagnostic, type Diagnostic } from '../lib/diagnostics.js';
-import { discoverSources, toPosix } from '../lib/discover.js';
-import { assignSiblingAgents, loadSession } from '../lib/pipeline.js';
-import { createRedactor } from '../lib/redact/index.js';
-import { usernamesFromFolder } from '../lib/redact/usernames.js';
+import { discoverSources, toPosix, type SessionSource } from '../lib/discover.js';
+import { assignSiblingAgents } from '../lib/pipeline.js';
 import {
   countBadLines,
   createRenderCache,
   digestInputs,
   projectSlugOf,
   sessionEntryId,
-  toEntryData,
   type SessionEntryData,
 } from '../lib/site/build-entries.js';
-import { renderSession } from '../lib/site/render-session.js';
-import { projectNameFromPath } from '../lib/transcript/build-session.js';
+import { renderCacheRoot } from '../lib/site/page-data.js';
+import { processSession, type SessionJob } from '../lib/site/process-session.js';
+import { createSessionPool } from '../lib/site/worker-pool.js';
+import { pipelineFingerprint } from '../lib/site/fingerprint.js';
 import type { SessionpressConfig } from '../schemas/config.js';
-
-/** Bumped whenever the model or the renderers change what they output, to void old caches. */
-export const PIPELINE_VERSION = '1';
 
 /**
  * The Sessionpress content loader: one entry per session of a folder laid out
@@ -62,87 +57,84 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
   const { store, logger, generateDigest } = context;
   const started = performance.now();
   const root = config.sourceDir;
-  const cache = createRenderCache(renderCacheRoot(fileURLToPath(context.config.root)));
+  const projectRoot = fileURLToPath(context.config.root);
+  const cacheRoot = renderCacheRoot(projectRoot);
+  const cache = createRenderCache(cacheRoot);
   const layout = await discoverSources(root);
   const owners = await assignSiblingAgents(layout);
   const agentStats = new Map<string, { size: number; mtimeMs: number }>();
   for (const p of layout.agentPaths) {
     const st = await stat(p).catch(() => undefined);
-    if (st) agentStats.set(p, { size: st.size, mtimeMs: st.mtimeMs });
+    if (st) agentStats.set(toPosix(relative(root, p)), { size: st.size, mtimeMs: st.mtimeMs });
   }
-  const redactionSettings = JSON.stringify(config.redaction);
-  const renderSettings = JSON.stringify({ pageSize: config.pageSize, search: config.search, base: context.config.base });
+  const base = context.config.base.endsWith('/') ? context.config.base : `${context.config.base}/`;
+  const render = { pageSize: config.pageSize, assetBase: `${base}assets/`, indexToolOutput: config.search.indexToolOutput, indexThinking: config.search.indexThinking };
+  const settings = JSON.stringify({ pipeline: pipelineFingerprint(), redaction: config.redaction, render });
   const untouched = new Set(store.keys());
   const keep = new Set<string>();
   const totals = { sessions: 0, reused: 0, skipped: 0, messages: 0, toolCalls: 0, badLines: 0, problems: 0, redactions: 0, bytes: 0 };
-  const base = context.config.base.endsWith('/') ? context.config.base : `${context.config.base}/`;
   const claimed = new Set<string>();
-  const total = layout.sessions.length;
-  let lastProgress = performance.now();
+  const jobs: Array<{ id: string; job: SessionJob; digest: string }> = [];
 
-  for (const [i, source] of layout.sessions.entries()) {
-    const agentPaths = [...source.subagentPaths, ...(owners.get(source.sessionId) ?? [])];
+  for (const source of layout.sessions) {
+    const siblingAgents = owners.get(source.sessionId) ?? [];
+    const agentPaths = [...source.subagentPaths, ...siblingAgents];
     agentPaths.forEach((p) => claimed.add(p));
-    const digest = generateDigest({
-      v: PIPELINE_VERSION,
-      files: digestInputs(source, agentPaths.map((p) => toPosix(relative(root, p))), remapStats(agentStats, root)),
-      redactionSettings,
-      renderSettings,
-    });
-    const usernames = usernamesFromFolder(source.projectFolder);
+    const digest = generateDigest({ settings, files: digestInputs(source, agentPaths.map((p) => toPosix(relative(root, p))), agentStats) });
     const projectSlug = projectSlugOf(source.projectFolder);
     const id = sessionEntryId(projectSlug, source.sessionId);
+    untouched.delete(id);
     const existing = store.get(id);
     if (existing && existing.digest === digest && cache.has(String(existing.data.cacheKey))) {
       // Unchanged: nothing is parsed again, but its problems are still reported on every build.
-      const stored = existing.data as unknown as SessionEntryData;
-      report(stored.diagnostics.items.map((d) => (d.file === stored.diagnostics.sourceFile ? { ...d, file: source.relPath } : d)));
-      untouched.delete(id);
-      keep.add(String(existing.data.cacheKey));
+      const data = existing.data as unknown as SessionEntryData;
+      report(data, source);
+      keep.add(data.cacheKey);
       totals.sessions++;
       totals.reused++;
       continue;
     }
-    // A fresh redactor per session: placeholders are numbered per session.
-    const redactor = createRedactor({ ...config.redaction, usernames });
-    const loaded = await loadSession(source, root, owners, redactor);
-    totals.bytes += loaded.bytes;
-    if (!loaded.result.ok) {
+    jobs.push({ id, digest, job: { source, root, siblingAgents, cacheRoot, cacheKey: digest, projectSlug, redaction: config.redaction, render } });
+  }
+
+  // Big cold builds run in worker threads; a few small changed sessions are quicker in-process.
+  const jobBytes = jobs.reduce((n, j) => n + j.job.source.size, 0);
+  const pool = jobs.length > 1 && jobBytes > 4e6 ? await createSessionPool(projectRoot) : undefined;
+  if (jobs.length) logger.info(`processing ${jobs.length} session${jobs.length === 1 ? '' : 's'} (${(jobBytes / 1e6).toFixed(1)} MB)${pool ? ` on ${pool.size} threads` : ''}`);
+  let done = 0;
+  let lastProgress = performance.now();
+  const results = await Promise.all(
+    jobs.map(async ({ job }) => {
+      const result = await (pool ? pool.run(job) : processSession(job));
+      done++;
+      if (performance.now() - lastProgress > 2000) {
+        lastProgress = performance.now();
+        logger.info(`sessions ${done}/${jobs.length} processed`);
+      }
+      return result;
+    }),
+  ).finally(() => pool?.close());
+
+  // Stored in source order, whatever order the threads finished in: builds stay deterministic.
+  for (const [i, { id, job, digest }] of jobs.entries()) {
+    const result = results[i];
+    totals.bytes += result.bytes;
+    if (!result.ok) {
       totals.skipped++;
-      report(loaded.result.diagnostics);
-      logger.info(`skipped ${source.relPath}: ${loaded.result.reason === 'empty' ? 'empty file' : 'metadata only, no conversation'}`);
+      report({ diagnostics: { sourceFile: job.source.relPath, items: result.diagnostics } }, job.source);
+      logger.info(`skipped ${job.source.relPath}: ${result.reason === 'empty' ? 'empty file' : 'metadata only, no conversation'}`);
+      store.delete(id);
       continue;
     }
-    const session = loaded.result.session;
-    report(session.diagnostics);
-    const rendered = await renderSession(session, {
-      pageSize: config.pageSize,
-      assetBase: `${base}assets/`,
-      indexToolOutput: config.search.indexToolOutput,
-      indexThinking: config.search.indexThinking,
-    });
-    const cacheKey = digest;
-    await cache.write(cacheKey, rendered);
-    keep.add(cacheKey);
-    const projectPath = redactor.redactText(session.facts.projectPath);
-    // Diagnostics quote file names and line heads: they go through the same redactor before they are stored.
-    const diagnostics = session.diagnostics.map((d) => ({ ...d, file: redactor.redactText(d.file), reason: redactor.redactText(d.reason) }));
-    const data = toEntryData({ ...session, file: redactor.redactText(session.file), diagnostics, facts: { ...session.facts, projectPath } }, rendered, loaded, {
-      projectSlug,
-      projectName: projectNameFromPath(projectPath),
-      cacheKey,
-    });
-    const parsed = await context.parseData({ id, data, filePath: toPosix(relative(fileURLToPath(context.config.root), source.path)) });
-    store.set({ id, data: parsed, digest, filePath: toPosix(relative(fileURLToPath(context.config.root), source.path)) });
-    untouched.delete(id);
+    report(result.data, job.source);
+    keep.add(job.cacheKey);
+    const filePath = toPosix(relative(projectRoot, job.source.path));
+    const data = await context.parseData({ id, data: result.data, filePath });
+    store.set({ id, data, digest, filePath });
     totals.sessions++;
-    totals.messages += session.facts.messageCount;
-    totals.toolCalls += session.facts.toolCallCount;
-    totals.redactions += loaded.findings.reduce((n, f) => n + f.count, 0);
-    if (performance.now() - lastProgress > 2000) {
-      lastProgress = performance.now();
-      logger.info(`sessions ${i + 1}/${total} (${(totals.bytes / 1e6).toFixed(0)} MB parsed)`);
-    }
+    totals.messages += result.data.facts.messageCount;
+    totals.toolCalls += result.data.facts.toolCallCount;
+    totals.redactions += result.data.redactions.reduce((n, f) => n + f.count, 0);
   }
   for (const id of untouched) store.delete(id);
   await cache.prune(keep);
@@ -155,19 +147,16 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
       `${totals.badLines} bad lines, ${totals.problems} other problems, ${totals.redactions} redactions, ${(totals.bytes / 1e6).toFixed(1)} MB read in ${secs}s`,
   );
 
-  function report(diagnostics: Diagnostic[]): void {
-    totals.badLines += countBadLines(diagnostics);
-    totals.problems += diagnostics.length - countBadLines(diagnostics);
-    for (const d of diagnostics) {
-      const line = formatDiagnostic({ ...d, file: toPosix(relative(fileURLToPath(context.config.root), join(root, d.file))) });
+  /** Logs a session's problems with the real path of its file (the stored copy names it redacted). */
+  function report(data: { diagnostics: { sourceFile: string; items: Diagnostic[] } }, source: SessionSource): void {
+    const items = data.diagnostics.items.map((d) => (d.file === data.diagnostics.sourceFile ? { ...d, file: source.relPath } : d));
+    totals.badLines += countBadLines(items);
+    totals.problems += items.filter((d) => d.code !== 'empty-file' && d.code !== 'metadata-only').length - countBadLines(items);
+    for (const d of items) {
+      const line = formatDiagnostic({ ...d, file: toPosix(relative(projectRoot, join(root, d.file))) });
       if (d.code === 'empty-file' || d.code === 'metadata-only') logger.info(line);
       else logger.warn(line);
     }
   }
 }
 
-function remapStats(stats: Map<string, { size: number; mtimeMs: number }>, root: string): Map<string, { size: number; mtimeMs: number }> {
-  const out = new Map<string, { size: number; mtimeMs: number }>();
-  for (const [p, s] of stats) out.set(toPosix(relative(root, p)), s);
-  return out;
-}

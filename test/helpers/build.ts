@@ -9,8 +9,14 @@ export interface BuildRun {
   log: string;
 }
 
-/** Builds the site with `npm run build` into `outDir` with extra environment (e.g. SESSIONPRESS_SOURCE). */
+/**
+ * Builds the site with `npm run build` into `outDir` with extra environment
+ * (e.g. SESSIONPRESS_SOURCE). Unless the environment names one, the build gets
+ * its own Astro cache folder beside `outDir` (`<outDir>-cache`), so builds of
+ * different sources never share a content store.
+ */
 export function buildSite(outDir: string, env: Record<string, string>, args: string[] = []): Promise<BuildRun> {
+  env = { SESSIONPRESS_CACHE_DIR: `${outDir}-cache`, ...env };
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', 'build', '--silent', '--', '--outDir', outDir, ...args], {
       cwd: repoRoot,

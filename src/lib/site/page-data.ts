@@ -1,9 +1,18 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
-/** Where the render cache lives for a project root (inside Astro's own cache folder). */
+/**
+ * Astro's cache folder: `node_modules/.astro` unless SESSIONPRESS_CACHE_DIR
+ * names another (tests and the bench use their own, so builds of different
+ * sources never share a content store).
+ */
+export function astroCacheDir(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
+  return env.SESSIONPRESS_CACHE_DIR ? resolve(projectRoot, env.SESSIONPRESS_CACHE_DIR) : join(projectRoot, 'node_modules', '.astro');
+}
+
+/** Where the render cache lives: inside Astro's own cache folder, so it is cleared with it. */
 export function renderCacheRoot(projectRoot: string): string {
-  return join(projectRoot, 'node_modules', '.astro', 'sessionpress');
+  return join(astroCacheDir(projectRoot), 'sessionpress');
 }
 
 /** Reads one rendered page of a session and its abandoned branches from the render cache. */

@@ -49,6 +49,8 @@ function positions(p: string): Array<[string, () => string]> {
     ['kill', toolCall('KillShell', { shell_id: p }, { content: p, toolUseResult: { message: p } })],
     ['taskcreate', toolCall('TaskCreate', { subject: p, description: p }, { content: p })],
     ['taskupdate', toolCall('TaskUpdate', { taskId: p, status: p }, { content: p })],
+    ['slashcommand', toolCall('SlashCommand', { command: p }, { content: p })],
+    ['tasklist', toolCall('TaskList', {}, { content: p, toolUseResult: { tasks: [{ id: p, subject: p, status: p, owner: p }] } })],
     ['mcp', toolCall(`mcp__${p}__tool`, { [p]: p }, { content: [{ type: 'text', text: p }] })],
     ['unknown tool', toolCall(p, { [p]: p }, { content: p })],
   ];

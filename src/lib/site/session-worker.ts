@@ -1,0 +1,14 @@
+/**
+ * Worker-thread entry: runs `processSession` for jobs posted by the loader, so
+ * a cold build uses every core. Bundled on the fly by `worker-pool.ts`.
+ */
+import { parentPort } from 'node:worker_threads';
+import { processSession, type SessionJob } from './process-session.js';
+
+parentPort?.on('message', async ({ id, job }: { id: number; job: SessionJob }) => {
+  try {
+    parentPort!.postMessage({ id, result: await processSession(job) });
+  } catch (err) {
+    parentPort!.postMessage({ id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  }
+});

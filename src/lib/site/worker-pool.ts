@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { mkdir, rename } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { SessionJob, SessionJobResult } from './process-session.js';
+
+export interface SessionPool {
+  run(job: SessionJob): Promise<SessionJobResult>;
+  close(): Promise<void>;
+  size: number;
+}
+
+/**
+ * Starts worker threads that process sessions in parallel. The worker's
+ * TypeScript is bundled with esbuild into `node_modules/.sessionpress/` (npm
+ * packages stay external and resolve from the project), so it runs the same
+ * code as the in-process path. Returns undefined where workers cannot help
+ * (one core) or cannot start (the worker source is not beside this file).
+ */
+export async function createSessionPool(projectRoot: string, size = Math.min(availableParallelism(), 4)): Promise<SessionPool | undefined> {
+  if (size < 2) return undefined;
+  const entry = fileURLToPath(new URL('./session-worker.ts', import.meta.url));
+  if (!existsSync(entry)) return undefined;
+  const outfile = join(projectRoot, 'node_modules', '.sessionpress', 'session-worker.mjs');
+  const esbuild = await import('esbuild');
+  await mkdir(dirname(outfile), { recursive: true });
+  // Written under a temporary name and renamed, so concurrent builds never load a half-written file.
+  const tmp = `${outfile}.${process.pid}.tmp`;
+  await esbuild.build({ entryPoints: [entry], outfile: tmp, bundle: true, platform: 'node', format: 'esm', target: 'node22', packages: 'external', logLevel: 'error' });
+  await rename(tmp, outfile);
+
+  const workers = Array.from({ length: size }, () => new Worker(outfile));
+  const idle = [...workers];
+  const waiting: Array<() => void> = [];
+  let nextId = 0;
+  const pending = new Map<number, { resolve: (r: SessionJobResult) => void; reject: (e: Error) => void; worker: Worker }>();
+  for (const w of workers) {
+    w.on('message', ({ id, result, error }: { id: number; result?: SessionJobResult; error?: string }) => {
+      const p = pending.get(id);
+      if (!p) return;
+      pending.delete(id);
+      idle.push(w);
+      waiting.shift()?.();
+      if (error) p.reject(new Error(error));
+      else p.resolve(result!);
+    });
+    w.on('error', (err) => {
+      for (const [id, p] of pending) if (p.worker === w) {
+        pending.delete(id);
+        p.reject(err);
+      }
+    });
+  }
+  return {
+    size,
+    async run(job) {
+      while (!idle.length) await new Promise<void>((r) => waiting.push(r));
+      const worker = idle.pop()!;
+      const id = nextId++;
+      return new Promise<SessionJobResult>((resolve, reject) => {
+        pending.set(id, { resolve, reject, worker });
+        worker.postMessage({ id, job });
+      });
+    },
+    async close() {
+      await Promise.all(workers.map((w) => w.terminate()));
+    },
+  };
+}
