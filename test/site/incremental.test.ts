@@ -1,0 +1,63 @@
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildSite, listFiles } from '../helpers/build.js';
+import { repoRoot } from '../helpers/shared.js';
+
+/** Rebuilds reuse every unchanged session and redo only what changed; removed files lose their pages. */
+describe('incremental builds', () => {
+  it('reprocesses only the changed session and drops deleted ones', async () => {
+    const source = mkdtempSync(join(tmpdir(), 'sp-inc-src-'));
+    cpSync(join(repoRoot, 'content', 'sessions'), source, { recursive: true });
+    const out = mkdtempSync(join(tmpdir(), 'sp-inc-out-'));
+    const env = { SESSIONPRESS_SOURCE: source };
+    const sessions = listFiles(source).filter((f) => f.endsWith('.jsonl') && !/agent-/.test(f));
+    const n = sessions.length;
+
+    const cold = await buildSite(out, env);
+    expect(cold.code, cold.log.slice(-2000)).toBe(0);
+    expect(cold.log).toMatch(new RegExp(`${n} sessions \\(0 unchanged`));
+
+    const warm = await buildSite(out, env);
+    expect(warm.code).toBe(0);
+    expect(warm.log).toMatch(new RegExp(`${n} sessions \\(${n} unchanged`));
+
+    // Change one prompt's text: only that session is processed again, and the page shows the change.
+    // Change one human prompt's text: only that session is processed again, and the page shows the change.
+    const marker = 'zebraquokka';
+    let target = '';
+    for (const file of sessions) {
+      const lines = readFileSync(file, 'utf8').split('\n');
+      const i = lines.findIndex((l) => {
+        if (!l.trim()) return false;
+        const e = JSON.parse(l);
+        return e.type === 'user' && !e.isMeta && typeof e.message?.content === 'string' && !e.message.content.startsWith('<');
+      });
+      if (i === -1) continue;
+      const e = JSON.parse(lines[i]);
+      e.message.content = `${marker} ${e.message.content}`;
+      lines[i] = JSON.stringify(e);
+      writeFileSync(file, lines.join('\n'));
+      target = file;
+      break;
+    }
+    expect(target).not.toBe('');
+    const changed = await buildSite(out, env);
+    expect(changed.code).toBe(0);
+    expect(changed.log).toMatch(/processing 1 session\b/);
+    expect(changed.log).toMatch(new RegExp(`${n} sessions \\(${n - 1} unchanged`));
+    const id = target.split('/').pop()!.replace(/\.jsonl$/, '');
+    const page = listFiles(join(out, 'sessions')).find((f) => f.endsWith(`${id}/index.html`))!;
+    expect(readFileSync(page, 'utf8')).toContain(marker);
+
+    // Delete a session: its page disappears, the others stay.
+    rmSync(target);
+    const removed = await buildSite(out, env);
+    expect(removed.code).toBe(0);
+    expect(listFiles(join(out, 'sessions')).some((f) => f.includes(id))).toBe(false);
+    expect(removed.log).toMatch(new RegExp(`${n - 1} sessions \\(${n - 1} unchanged`));
+    expect(existsSync(join(out, 'index.html'))).toBe(true);
+    expect(readdirSync(join(out, 'sessions')).length).toBeGreaterThan(0);
+  }, 300_000);
+});
