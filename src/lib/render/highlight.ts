@@ -7,7 +7,7 @@
  * and `highlightCode` falls back to escaped plain text for anything not loaded.
  *
  * Output carries no inline styles: tokens get classes derived from shiki's
- * css-variables theme (`var(--shiki-token-keyword)` becomes `class="s-token-keyword"`),
+ * css-variables theme (`var(--shiki-token-keyword)` becomes `class="t-k"`),
  * and transcript.css maps the classes to colours for the light and dark themes.
  * Thousands of blocks stay small, and the sanitiser can forbid `style` outright.
  */
@@ -157,13 +157,33 @@ function plainLines(text: string): Line[] {
 
 const VAR_RE = /^var\(--shiki-([a-z0-9-]+)\)$/i;
 
+/**
+ * Short class names for the syntax colours: a highlighted page holds tens of
+ * thousands of token spans, and `s-token-punctuation` on each of them made
+ * class attributes close to half of a page's bytes.
+ */
+const TOKEN_CLASS: Record<string, string> = {
+  'token-keyword': 't-k',
+  'token-string': 't-s',
+  'token-string-expression': 't-se',
+  'token-comment': 't-c',
+  'token-constant': 't-n',
+  'token-function': 't-f',
+  'token-parameter': 't-p',
+  'token-link': 't-l',
+  'token-inserted': 't-i',
+  'token-deleted': 't-d',
+  'token-changed': 't-g',
+};
+
 /** Turns a token's theme colour (a CSS variable reference) and font style into class names. */
 function toLine(tokens: ThemedToken[]): Line {
   const out: Line = [];
   for (const t of tokens) {
     const classes: string[] = [];
     const fg = t.color ? VAR_RE.exec(t.color)?.[1] : undefined;
-    if (fg && fg !== 'foreground') classes.push(`s-${fg}`);
+    // Punctuation keeps the text colour: colouring it doubled the spans per line for little gain.
+    if (fg && fg !== 'foreground' && fg !== 'token-punctuation') classes.push(TOKEN_CLASS[fg] ?? `s-${fg}`);
     const bg = t.bgColor ? VAR_RE.exec(t.bgColor)?.[1] : undefined;
     if (bg && bg !== 'background') classes.push(`sb-${bg}`);
     const fs = t.fontStyle ?? 0;

@@ -68,6 +68,9 @@ const marked = new Marked({
   },
 });
 
+/** Text longer than this is not parsed as markdown. */
+export const MARKDOWN_MAX_CHARS = 200_000;
+
 export interface MarkdownRenderer {
   /** Markdown to sanitised HTML. Never throws: unparseable input renders as escaped text. */
   render(md: string): string;
@@ -79,6 +82,9 @@ export interface MarkdownRenderer {
  */
 export function markdownToUnsanitizedHtml(md: string): string {
   if (!md) return '';
+  // marked's emphasis rules are quadratic on very long paragraphs (a 3 MB line of
+  // pasted text took 20 s); such text is shown as it was written instead.
+  if (md.length > MARKDOWN_MAX_CHARS) return `<pre class="plain-text">${escapeHtml(md)}</pre>`;
   try {
     const out = marked.parse(md) as string;
     // Wide tables scroll inside their own box instead of widening the page.

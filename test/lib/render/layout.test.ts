@@ -49,7 +49,7 @@ describe('transcript layout', () => {
     for (const theme of ['light', 'dark'] as const) {
       const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
       await page.setContent(await previewPage(theme, 1), { waitUntil: 'load' });
-      colours.push(await page.evaluate(() => getComputedStyle(document.querySelector('.s-token-keyword, .s-token-string, .s-token-constant')!).color));
+      colours.push(await page.evaluate(() => getComputedStyle(document.querySelector('.t-k, .t-s, .t-n')!).color));
       await page.close();
     }
     expect(colours[0]).not.toBe(colours[1]);

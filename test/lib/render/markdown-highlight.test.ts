@@ -92,7 +92,7 @@ describe('highlighting', () => {
     const out = highlightCode('function f(a: number): string { return "x" + a; } // c', { lang: 'ts' }).value;
     expect(out).not.toMatch(/style=/);
     expect(out).not.toMatch(/#[0-9a-f]{6}/i);
-    expect(parse(out).querySelectorAll('span.s-token-keyword, span.s-token-string, span.s-token-comment').length).toBeGreaterThan(2);
+    expect(parse(out).querySelectorAll('span.t-k, span.t-s, span.t-c').length).toBeGreaterThan(2);
   });
 
   it('renders ANSI as coloured spans and leaves no escape codes', () => {
