@@ -5,7 +5,8 @@
  * - each message: `<article class="msg msg-<kind>" id="m-<uuid>" data-uuid="<uuid>" data-kind="<kind>">`,
  *   kind one of prompt, assistant, command, compaction, system, api-error,
  *   interruption, bash, tool-result; meta caveats and `<synthetic>` filler render nothing;
- * - a human prompt also has `data-prompt="<N>"` and an `<h2 id="p-<N>">` (top level only);
+ * - a human prompt also has `data-prompt="<N>"` and an `<h2 id="m-<uuid>">` (the permalink id sits on the
+ *   heading of prompts and assistant messages, on the article otherwise);
  * - each tool call: `data-tool-use-id` and `data-tool`; a subagent transcript sits in `data-subagent`;
  * - each message has `<a class="permalink" href="#m-<uuid>">` and a hidden `<button class="copy-link">`.
  */
@@ -14,7 +15,7 @@ import type { RenderContext, RenderContextOptions } from './context.js';
 import { ensureLanguages, highlightCode, highlightTerminal, languageForPath, loadHighlighter, stripAnsi } from './highlight.js';
 import { collectFenceLanguages } from './markdown.js';
 import { renderToolCallHtml } from './render-tool.js';
-import { html, joinHtml, sanitizeHtml, trustedHtml, type HtmlValue, type SafeHtml } from './sanitize.js';
+import { escapeHtml, html, joinHtml, sanitizeHtml, trustedHtml, type HtmlValue, type SafeHtml } from './sanitize.js';
 import { collapsible, fmtCount, markdownBlock, fmtDuration, lineCount, num, obj, renderImages, str, terminalBlock } from './tools/common.js';
 
 export type { RenderContext, RenderContextOptions } from './context.js';
@@ -213,21 +214,28 @@ interface FrameOptions {
   extraClass?: string;
 }
 
-/** The `<article>` every message sits in, with its permalink and copy-link button. */
+/**
+ * The `<article>` every message sits in, with its permalink and copy-link button.
+ * Prompts and assistant messages carry their permalink id (`m-<uuid>`) on a
+ * heading rather than on the article: pagefind makes a sub-result of every
+ * heading with an id, so a search hit opens the very message it matched.
+ */
 function frame(kind: string, uuid: string, timestamp: string | undefined, body: HtmlValue, opts: FrameOptions = {}): SafeHtml {
   const anchor = `#m-${uuid}`;
   const promptAttr = opts.promptIndex !== undefined ? trustedHtml(` data-prompt="${opts.promptIndex}"`) : '';
   const heading =
     opts.promptIndex !== undefined
-      ? html`<h2 id="p-${String(opts.promptIndex)}" class="msg-title">Prompt ${String(opts.promptIndex)}</h2>`
-      : opts.heading
-        ? html`<span class="msg-title">${opts.heading}</span>`
-        : '';
+      ? html`<h2 id="m-${uuid}" class="msg-title">Prompt ${String(opts.promptIndex)}</h2>`
+      : kind === 'assistant'
+        ? html`<h3 id="m-${uuid}" class="msg-title">Claude</h3>`
+        : opts.heading
+          ? html`<span class="msg-title">${opts.heading}</span>`
+          : '';
+  const idOnHeading = opts.promptIndex !== undefined || kind === 'assistant';
+  const articleId = idOnHeading ? '' : trustedHtml(` id="m-${escapeHtml(uuid)}"`);
   const cls = `msg msg-${kind}${opts.extraClass ? ` ${opts.extraClass}` : ''}`;
-  return html`<article class="${cls}" id="m-${uuid}" data-uuid="${uuid}" data-kind="${kind}"${promptAttr}><header class="msg-head">${heading}${opts.label ? html`<span class="msg-label">${opts.label}</span>` : ''}${timeHtml(timestamp)}<span class="msg-links" data-pagefind-ignore><a class="permalink" href="${anchor}" aria-label="Link to this message">#</a><button class="copy-link" type="button" data-href="${anchor}" hidden>Copy link</button></span></header>${body}</article>`;
+  return html`<article class="${cls}"${articleId} data-uuid="${uuid}" data-kind="${kind}"${promptAttr}><header class="msg-head">${heading}${opts.label ? html`<span class="msg-label">${opts.label}</span>` : ''}${timeHtml(timestamp)}<span class="msg-links" data-pagefind-ignore><a class="permalink" href="${anchor}" aria-label="Link to this message">#</a><button class="copy-link" type="button" data-href="${anchor}" hidden>Copy link</button></span></header>${body}</article>`;
 }
-
-
 
 // ---------------------------------------------------------------------------
 // Assistant

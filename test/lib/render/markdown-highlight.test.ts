@@ -71,7 +71,7 @@ describe('markdown', () => {
     const doc = parse(md.render('# Title\n\n```ts\nconst x = 1;\n```'));
     expect(doc.querySelector('h1, h2')).toBeNull();
     expect(doc.querySelector('h3')?.textContent).toBe('Title');
-    expect(doc.querySelector('pre.code[data-lang="typescript"] span[class^="s-"]')).not.toBeNull();
+    expect(doc.querySelector('pre.code[data-lang="typescript"] span[class^="t-"]')).not.toBeNull();
   });
 
   it('collects fence languages', () => {

@@ -22,12 +22,13 @@ describe('HTML contract', () => {
   it('wraps every message in an article with id, uuid, kind, permalink and copy-link', () => {
     const m = userMsg('hello');
     const el = article(renderMessage(m, ctx, { promptIndex: 3 }));
-    expect(el.id).toBe(`m-${m.uuid}`);
+    // Prompts and assistant messages carry the permalink id on their heading, for search sub-results.
+    expect(el.querySelector('.msg-title')?.id).toBe(`m-${m.uuid}`);
     expect(el.getAttribute('data-uuid')).toBe(m.uuid);
     expect(el.getAttribute('data-kind')).toBe('prompt');
     expect(el.classList.contains('msg-prompt')).toBe(true);
     expect(el.getAttribute('data-prompt')).toBe('3');
-    expect(el.querySelector('h2#p-3')).not.toBeNull();
+    expect(el.querySelector(`h2#m-${el.getAttribute('data-uuid')}`)).not.toBeNull();
     const link = el.querySelector('a.permalink');
     expect(link?.getAttribute('href')).toBe(`#m-${m.uuid}`);
     expect(link?.getAttribute('aria-label')).toBe('Link to this message');
@@ -133,9 +134,9 @@ describe('prompt numbering', () => {
       const half = Math.ceil(turn.messages.length / 2);
       for (const cc of [c, lazy]) {
         const out = renderTranscript(turn.messages.slice(0, half), cc) + renderTranscript(turn.messages.slice(half), cc);
-        const el = parse(out).getElementById(`m-${turn.prompt.uuid}`);
+        const el = parse(out).querySelector(`[data-uuid="${turn.prompt.uuid}"]`);
         expect(el?.getAttribute('data-prompt')).toBe(String(turn.index));
-        expect(el?.querySelector(`h2#p-${turn.index}`)).not.toBeNull();
+        expect(el?.querySelector(`h2#m-${turn.prompt!.uuid}`)).not.toBeNull();
       }
     }
   });
@@ -150,11 +151,11 @@ describe('real sessions', () => {
       await prepareMessages(s.messages);
       const c = createRenderContext({ emitAsset: () => '/assets/x.png', turns: s.turns });
       const doc = parse(renderTranscript(s.messages, c));
-      const ids = [...doc.querySelectorAll('article.msg')].map((a) => a.id);
+      const ids = [...doc.querySelectorAll('[id^="m-"]')].map((a) => a.id);
       expect(new Set(ids).size, s.file).toBe(ids.length);
       for (const m of s.messages) {
         const hidden = (m.kind === 'user' && m.userKind === 'meta') || (m.kind === 'assistant' && m.assistantKind === 'synthetic');
-        const el = doc.getElementById(`m-${m.uuid}`);
+        const el = doc.getElementById(`m-${m.uuid}`)?.closest('[data-uuid]');
         if (hidden) continue;
         // An assistant message with no visible blocks (e.g. empty text) may render nothing.
         if (!el && m.kind === 'assistant' && m.blocks.every((b) => b.type === 'text' && !String((b as { text?: string }).text ?? '').trim())) continue;
