@@ -94,7 +94,7 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
       totals.reused++;
       continue;
     }
-    jobs.push({ id, digest, job: { source, root, siblingAgents, cacheRoot, cacheKey: digest, projectSlug, redaction: config.redaction, render } });
+    jobs.push({ id, digest, job: { source, projectRoot, root, siblingAgents, cacheRoot, cacheKey: digest, projectSlug, redaction: config.redaction, render } });
   }
 
   // Big cold builds run in worker threads; a few small changed sessions are quicker in-process.
@@ -128,9 +128,9 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
     }
     report(result.data, job.source);
     keep.add(job.cacheKey);
-    const filePath = toPosix(relative(projectRoot, job.source.path));
+    const { filePath } = result;
     const data = await context.parseData({ id, data: result.data, filePath });
-    store.set({ id, data, digest, filePath });
+    store.set({ id, data, digest, ...(filePath ? { filePath } : {}) });
     totals.sessions++;
     totals.messages += result.data.facts.messageCount;
     totals.toolCalls += result.data.facts.toolCallCount;

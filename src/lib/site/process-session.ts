@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../diagnostics.js';
-import type { SessionSource } from '../discover.js';
+import { relative } from 'node:path';
+import { toPosix, type SessionSource } from '../discover.js';
 import { loadSession } from '../pipeline.js';
 import { createRedactor, type RedactionOptions } from '../redact/index.js';
 import { usernamesFromFolder } from '../redact/usernames.js';
@@ -10,6 +11,8 @@ import { renderSession, type RenderSessionOptions } from './render-session.js';
 /** Everything needed to turn one session into a store entry; plain data, so it can cross to a worker. */
 export interface SessionJob {
   source: SessionSource;
+  /** The Astro project root, for the entry's relative `filePath`. */
+  projectRoot: string;
   root: string;
   /** Sibling `agent-*.jsonl` files that name this session. */
   siblingAgents: string[];
@@ -21,7 +24,7 @@ export interface SessionJob {
 }
 
 export type SessionJobResult =
-  | { ok: true; data: SessionEntryData; bytes: number; ms: number }
+  | { ok: true; data: SessionEntryData; bytes: number; ms: number; filePath?: string }
   | { ok: false; reason: 'empty' | 'metadata-only'; diagnostics: Diagnostic[]; bytes: number; ms: number };
 
 /**
@@ -51,5 +54,9 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
     loaded,
     { projectSlug: job.projectSlug, projectName: projectNameFromPath(projectPath), cacheKey: job.cacheKey },
   );
-  return { ok: true, data, bytes: loaded.bytes, ms: performance.now() - started };
+  // The store keeps the source path relative to the project, like glob(); a path that
+  // names a user (a build straight from ~/.claude/projects) is left out of the store.
+  const filePath = toPosix(relative(job.projectRoot, source.path));
+  const safePath = redactor.redactText(filePath) === filePath ? filePath : undefined;
+  return { ok: true, data, bytes: loaded.bytes, ms: performance.now() - started, filePath: safePath };
 }

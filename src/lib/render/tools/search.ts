@@ -38,12 +38,24 @@ function searchOutput(call: ToolCall): SafeHtml {
   const count = num(s?.numFiles) ?? files?.length;
   const truncated = s?.truncated === true ? html` <span class="badge">truncated</span>` : '';
   if (content) return html`<p class="count">${fmtCount(num(s?.numLines) ?? 0)} matching lines</p>${textBlock(content, 'Show matches')}`;
+  // The structured file list is only a nicer view of what the model was shown; when the
+  // result text says more than the list, the text is what the reader must see.
+  if (files && !listCoversText(files, cleanResultText(resultText(r)))) return textBlock(cleanResultText(resultText(r)), 'Show results');
   if (files) {
     if (!files.length) return html`<p class="no-output">No matches</p>`;
     return html`<p class="count">${fmtCount(count ?? files.length)} file${count === 1 ? '' : 's'}${truncated}</p>${fileList(files)}`;
   }
   const text = cleanResultText(resultText(r));
   return text.trim() ? textBlock(text, 'Show results') : html`<p class="no-output">No matches</p>`;
+}
+
+/** Whether every line of a result text is a header line or one of the listed files. */
+function listCoversText(files: string[], text: string): boolean {
+  const set = new Set(files);
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .every((l) => !l || set.has(l) || /^(Found \d+ files?|No files found|\(Results are truncated.*\))$/.test(l));
 }
 
 /** Glob: the pattern and the files that matched. */
