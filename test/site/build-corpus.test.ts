@@ -1,0 +1,59 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { discoverSources } from '../../src/lib/discover.js';
+import { assignSiblingAgents, loadSession } from '../../src/lib/pipeline.js';
+import { buildSite, listFiles, readAllText, type BuildRun } from '../helpers/build.js';
+import { corpusRoot, repoRoot } from '../helpers/shared.js';
+
+/** The whole real corpus, built as a user would build ~/.claude/projects. */
+const out = mkdtempSync(join(tmpdir(), 'sp-corpus-'));
+let run: BuildRun;
+
+beforeAll(async () => {
+  run = await buildSite(out, { SESSIONPRESS_SOURCE: corpusRoot });
+  if (run.code !== 0) throw new Error(`build failed:\n${run.log.slice(-3000)}`);
+}, 600_000);
+
+describe('site built from the real corpus', () => {
+  it('gives every conversation session its page, and skips the rest with a note', async () => {
+    const layout = await discoverSources(corpusRoot);
+    const owners = await assignSiblingAgents(layout);
+    const pages = listFiles(join(out, 'sessions')).filter((f) => f.endsWith('/index.html'));
+    for (const source of layout.sessions) {
+      const loaded = await loadSession(source, corpusRoot, owners);
+      const has = pages.some((p) => p.includes(`/${source.sessionId}/index.html`));
+      expect(has, source.relPath).toBe(loaded.result.ok);
+      if (!loaded.result.ok) expect(run.log).toContain(`skipped ${source.relPath}`);
+    }
+  });
+
+  it('lists the bad lines of the corpus in the build log with file and line', () => {
+    // The gist-derived files start with two comment lines; edge_cases.jsonl holds non-object lines.
+    expect(run.log).toMatch(/general-tool-calls\.jsonl:1: not JSON/);
+    expect(run.log).toMatch(/edge_cases\.jsonl:\d+: line is a JSON/);
+    const m = /(\d+) bad lines/.exec(run.log);
+    expect(Number(m?.[1])).toBeGreaterThanOrEqual(9);
+  });
+
+  it('leaves no real home path or username anywhere in the site or the caches', () => {
+    const names = new Set<string>();
+    for (const f of listFiles(corpusRoot)) {
+      const text = readFileSync(f, 'utf8');
+      for (const m of text.matchAll(/\/(?:Users|home)\/([A-Za-z0-9][A-Za-z0-9._-]*)/g)) names.add(m[1]);
+    }
+    const generic = new Set(['user', 'runner', 'ubuntu', 'root', 'admin', 'Shared']);
+    const personal = [...names].filter((n) => !generic.has(n));
+    expect(personal.length).toBeGreaterThan(0);
+    const texts = [...readAllText(out), ...readAllText(`${out}-cache`), ...readAllText(join(repoRoot, '.astro'))];
+    for (const t of texts) {
+      const m = /\/(?:Users|home)\/([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(t.text);
+      if (m && !generic.has(m[1])) expect.fail(`${t.file} still holds ${m[0]}`);
+      for (const n of personal) {
+        // A path segment of its own (`…/ada/projects`), the way an encoded or relative path would show it.
+        if (n.length >= 4 && new RegExp(`(?<![/\\w.-])/${n}/`).test(t.text)) expect.fail(`${t.file} still holds the username ${n} in a path`);
+      }
+    }
+  });
+});
