@@ -113,7 +113,7 @@ async function build(label: string, extraEnv: Record<string, string>, dist: stri
     console.log(log.slice(-4000));
     throw new Error(`${label}: build failed with exit code ${code}`);
   }
-  const pf = /indexed \d+ pages in ([\d.]+)s/.exec(log);
+  const pf = /(?:indexed \d+ pages|reused the search index) in ([\d.]+)s/.exec(log);
   const loader = /MB read in ([\d.]+)s/.exec(log);
   const distSize = await folderBytes(dist);
   const indexSize = existsSync(join(dist, 'pagefind')) ? await folderBytes(join(dist, 'pagefind')) : { bytes: 0 };
