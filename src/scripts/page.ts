@@ -193,7 +193,7 @@ function initSearchDialog(): void {
     const res = await pagefind.search(q);
     if (mine !== seq) return;
     status.textContent = `${res.results.length} session${res.results.length === 1 ? '' : 's'} match`;
-    await renderResults(list, res.results);
+    await renderResults(list, res.results, 6);
   });
   list.addEventListener('click', (e) => {
     if (e.target instanceof Element && e.target.closest('a')) dialog.close();

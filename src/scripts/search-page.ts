@@ -29,13 +29,15 @@ export async function initSearchPage(): Promise<void> {
     box.append(label);
     select.addEventListener('change', run);
   }
+  // Declared before the first run(): a ?q= link runs the search straight away, and
+  // run() reading `seq` while it is still in its temporal dead zone would throw.
+  let seq = 0;
   const params = new URLSearchParams(location.search);
   input.value = params.get('q') ?? '';
   input.addEventListener('input', run);
   sort.addEventListener('change', run);
   if (input.value) run();
 
-  let seq = 0;
   async function run(): Promise<void> {
     const mine = ++seq;
     const filters: Record<string, string> = {};

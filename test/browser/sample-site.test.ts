@@ -1,13 +1,14 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, listFiles } from '../helpers/build.js';
+import { buildSite } from '../helpers/build.js';
 import { launchBrowser, seriousA11yViolations } from '../helpers/browser.js';
 import { serveStatic, type StaticServer } from '../helpers/serve.js';
 import { repoRoot } from '../helpers/shared.js';
+import { searchAndLand, sessionPagePaths, uniqueWord } from './site-helpers.js';
 
 /**
  * What a person sees on the site built from the bundled samples: the README's
@@ -23,46 +24,20 @@ beforeAll(async () => {
   if (run.code !== 0) throw new Error(`build failed:\n${run.log.slice(-3000)}`);
   server = await serveStatic(out);
   browser = await launchBrowser();
-  sessionUrls = listFiles(join(out, 'sessions'))
-    .filter((f) => f.endsWith('index.html'))
-    .map((f) => f.slice(out.length + 1).replace(/index\.html$/, ''))
-    .sort();
+  sessionUrls = sessionPagePaths(out);
 }, 600_000);
 
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  rmSync(out, { recursive: true, force: true });
+  rmSync(`${out}-cache`, { recursive: true, force: true });
 });
 
 async function open(path: string, width = 1200): Promise<Page> {
   const page = await browser.newPage({ viewport: { width, height: 800 } });
   await page.goto(`${server.url}${path}`);
   return page;
-}
-
-/** A word that occurs in exactly one message of one session page, and nowhere else on the site. */
-function uniqueWord(): { word: string; path: string; uuid: string } {
-  const seen = new Map<string, Array<{ path: string; uuid: string }>>();
-  for (const path of sessionUrls) {
-    const doc = new JSDOM(readFileSync(join(out, path, 'index.html'), 'utf8')).window.document;
-    for (const msg of doc.querySelectorAll('[data-transcript] [data-uuid]')) {
-      if (msg.querySelector('[data-uuid]')) continue; // innermost messages only
-      const words = new Set((msg.textContent ?? '').toLowerCase().match(/\b[a-z]{9,14}\b/g) ?? []);
-      for (const w of words) {
-        const list = seen.get(w) ?? [];
-        list.push({ path, uuid: msg.getAttribute('data-uuid')! });
-        seen.set(w, list);
-      }
-    }
-  }
-  const everything = listFiles(out)
-    .filter((f) => f.endsWith('.html'))
-    .map((f) => readFileSync(f, 'utf8').toLowerCase())
-    .join('\n');
-  for (const [word, where] of [...seen].sort()) {
-    if (where.length === 1 && everything.split(word).length - 1 === 1) return { word, ...where[0] };
-  }
-  throw new Error('no word occurs in exactly one message');
 }
 
 describe('the sample site in Chromium', () => {
@@ -82,11 +57,16 @@ describe('the sample site in Chromium', () => {
     let found = false;
     for (const path of sessionUrls) {
       await page.goto(`${server.url}${path}`);
-      const details = page.locator('[data-transcript] details:not([open])').first();
-      if ((await details.count()) === 0) continue;
-      const body = details.locator(':scope > :not(summary)').first();
+      // A collapsed tool output ("Show file · 44 lines") if the page has one, else any collapsed part.
+      // Element handles, not locators: a `details:not([open])` locator would re-resolve to the
+      // next closed one as soon as this one opens.
+      const details = (await page.$('[data-transcript] .tool details:not([open])')) ?? (await page.$('[data-transcript] details:not([open])'));
+      if (!details) continue;
+      const body = (await details.$(':scope > :not(summary)'))!;
+      const summary = (await details.$(':scope > summary'))!;
       expect(await body.isVisible()).toBe(false);
-      await details.locator(':scope > summary').click();
+      await summary.click();
+      expect(await details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
       expect(await body.isVisible()).toBe(true);
       found = true;
       break;
@@ -132,43 +112,76 @@ describe('the sample site in Chromium', () => {
     }
   });
 
-  it('has no serious or critical accessibility violation on the index and three sessions', async () => {
-    for (const path of ['', ...sessionUrls.slice(0, 3)]) {
-      const page = await open(path);
-      expect(await seriousA11yViolations(page), path || 'index').toEqual([]);
+  it('has no serious or critical accessibility violation on the index, the search page and three sessions', async () => {
+    const problems: Record<string, unknown> = {};
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const path of ['', 'search/', ...sessionUrls.slice(0, 3)]) {
+        const page = await browser.newPage({ viewport: { width: 1200, height: 800 }, colorScheme });
+        await page.goto(`${server.url}${path}`);
+        const found = await seriousA11yViolations(page);
+        if (found.length) problems[`${colorScheme} ${path || 'index'}`] = found;
+        await page.close();
+      }
+      // The search dialog, open and showing results.
+      const page = await browser.newPage({ viewport: { width: 1200, height: 800 }, colorScheme });
+      await page.goto(server.url);
+      await page.keyboard.press('/');
+      await page.fill('[data-search-input]', uniqueWord(out, sessionUrls).word);
+      await page.locator('[data-search-results] a.result-hit').first().waitFor();
+      const found = await seriousA11yViolations(page);
+      if (found.length) problems[`${colorScheme} search dialog`] = found;
       await page.close();
     }
+    expect(problems).toEqual({});
   });
 
   it('searches for a word found in one message and lands on that message', async () => {
-    const { word, path, uuid } = uniqueWord();
+    const { word, path, uuid } = uniqueWord(out, sessionUrls);
     const page = await open('');
-    await page.keyboard.press('/');
-    await page.fill('[data-search-input]', word);
-    const hit = page.locator('[data-search-results] a.result-hit').first();
-    await hit.waitFor();
-    await hit.click();
-    await page.waitForURL((u) => u.pathname.endsWith(path) || u.pathname.endsWith(`/${path}`));
-    const el = page.locator(`[data-uuid="${uuid}"]`).first();
-    await expect.poll(() => el.evaluate((e) => e.classList.contains('is-target'))).toBe(true);
-    const box = (await el.boundingBox())!;
-    expect(box.y).toBeLessThan(800);
-    expect(box.y + box.height).toBeGreaterThan(0);
+    const href = await searchAndLand(page, word, path, uuid);
+    expect(href).toContain(path);
     await page.close();
   });
 
-  it('filters search results by project', async () => {
-    const page = await open('search/');
+  it('narrows a query to one project with the filter on the search page', async () => {
+    const word = wordInEveryProject();
+    const page = await open(`search/?q=${encodeURIComponent(word)}`);
     const select = page.locator('select[data-filter="project"]');
     await select.waitFor();
+    const status = page.locator('[data-search-page-status]');
+    await expect.poll(() => status.textContent()).toMatch(/\d+ sessions? match/);
+    const metas = () => page.locator('[data-search-page-results] > li > .result-meta').allTextContents();
+    const before = await metas();
     const options = await select.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
     expect(options.length).toBeGreaterThanOrEqual(2);
-    await select.selectOption(options[0]);
-    const results = page.locator('[data-search-page-results] > li');
-    await results.first().waitFor();
-    const metas = await page.locator('[data-search-page-results] .result-meta').allTextContents();
-    expect(metas.length).toBeGreaterThan(0);
-    for (const m of metas) expect(m).toContain(options[0]);
+    // The unfiltered query finds sessions of more than one project (notes may add a filter value of their own).
+    const projects = options.filter((o) => before.some((m) => m.includes(o)));
+    expect(projects.length).toBeGreaterThanOrEqual(2);
+    const chosen = projects[0];
+    await select.selectOption(chosen);
+    await expect.poll(async () => (await metas()).length).toBeLessThan(before.length);
+    const after = await metas();
+    expect(after.length).toBeGreaterThan(0);
+    for (const m of after) expect(m).toContain(chosen);
     await page.close();
   });
 });
+
+/** A word of 6+ letters found in the transcript of at least one session of every project. */
+function wordInEveryProject(): string {
+  const byProject = new Map<string, Set<string>>();
+  for (const path of sessionUrls) {
+    const project = path.split('/')[1];
+    const doc = new JSDOM(readFileSync(join(out, path, 'index.html'), 'utf8')).window.document;
+    // Only text the index holds: thinking, tables of contents and other ignored parts are left out.
+    for (const ignored of doc.querySelectorAll('[data-pagefind-ignore]')) ignored.remove();
+    const words = (doc.querySelector('[data-transcript]')?.textContent ?? '').toLowerCase().match(/\b[a-z]{6,}\b/g) ?? [];
+    const set = byProject.get(project) ?? new Set();
+    for (const w of words) set.add(w);
+    byProject.set(project, set);
+  }
+  const [first, ...rest] = [...byProject.values()];
+  const common = [...first].filter((w) => rest.every((s) => s.has(w))).sort();
+  if (!common.length) throw new Error('no word is common to every project');
+  return common[0];
+}

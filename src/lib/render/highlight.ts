@@ -111,7 +111,8 @@ export function highlightCode(code: string, options: HighlightOptions = {}): Saf
   const lines = tokenize(text, id);
   const cls = ['code', options.className].filter(Boolean).join(' ');
   const langAttr = id ? ` data-lang="${escapeHtml(id)}"` : '';
-  return trustedHtml(`<pre class="${escapeHtml(cls)}"${langAttr}><code>${renderLines(lines, options)}</code></pre>`);
+  // tabindex: a block that scrolls sideways must be reachable with the keyboard.
+  return trustedHtml(`<pre class="${escapeHtml(cls)}"${langAttr} tabindex="0"><code>${renderLines(lines, options)}</code></pre>`);
 }
 
 /** Highlights code and returns only the inner line markup (for callers that build their own `<pre>`). */

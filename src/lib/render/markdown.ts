@@ -84,7 +84,7 @@ export function markdownToUnsanitizedHtml(md: string): string {
   if (!md) return '';
   // marked's emphasis rules are quadratic on very long paragraphs (a 3 MB line of
   // pasted text took 20 s); such text is shown as it was written instead.
-  if (md.length > MARKDOWN_MAX_CHARS) return `<pre class="plain-text">${escapeHtml(md)}</pre>`;
+  if (md.length > MARKDOWN_MAX_CHARS) return `<pre class="plain-text" tabindex="0">${escapeHtml(md)}</pre>`;
   try {
     const out = marked.parse(md) as string;
     // Wide tables scroll inside their own box instead of widening the page.

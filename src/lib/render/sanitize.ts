@@ -25,7 +25,7 @@ const ALLOWED_TAGS = [
 const ALLOWED_ATTR = [
   'class', 'id', 'href', 'src', 'alt', 'title', 'rel', 'loading', 'decoding', 'width', 'height',
   'colspan', 'rowspan', 'align', 'start', 'reversed', 'type', 'checked', 'disabled', 'open',
-  'hidden', 'datetime', 'role', 'lang', 'dir', 'scope', 'value',
+  'hidden', 'datetime', 'role', 'lang', 'dir', 'scope', 'value', 'tabindex',
 ];
 
 /**
@@ -44,7 +44,7 @@ const CONFIG: Config = {
   ALLOWED_URI_REGEXP: ALLOWED_URI,
   // Only href and src hold URLs; DOMPurify would otherwise test these values
   // (e.g. a `datetime` with colons) against the URL pattern and drop them.
-  ADD_URI_SAFE_ATTR: ['datetime', 'lang', 'dir', 'scope', 'align', 'start', 'width', 'height', 'colspan', 'rowspan', 'loading', 'decoding', 'rel', 'type', 'open', 'hidden', 'checked', 'disabled', 'reversed', 'role'],
+  ADD_URI_SAFE_ATTR: ['datetime', 'lang', 'dir', 'scope', 'align', 'start', 'width', 'height', 'colspan', 'rowspan', 'loading', 'decoding', 'rel', 'type', 'open', 'hidden', 'checked', 'disabled', 'reversed', 'role', 'tabindex'],
   ALLOW_UNKNOWN_PROTOCOLS: false,
   // `data:` images are never allowed: images are written as files by the build.
   ADD_DATA_URI_TAGS: [],

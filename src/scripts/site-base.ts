@@ -1,0 +1,10 @@
+import { base } from 'astro:config/client';
+
+/**
+ * The site's base path, always ending in `/` (`/` or `/my-repo/`), read from
+ * the Astro config itself. Not `import.meta.env.BASE_URL`: a `BASE_URL`
+ * variable in the build's environment (vitest sets one, so do some CI
+ * systems) silently replaces that value in page links while assets keep the
+ * configured base, which breaks every link of a project site.
+ */
+export const siteBase: string = base.endsWith('/') ? base : `${base}/`;
