@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildSite, listFiles } from '../helpers/build.js';
 
 /** Path (relative, POSIX) → sha256 of every file of a built site. */
@@ -27,8 +27,13 @@ function differences(a: Map<string, string>, b: Map<string, string>): string[] {
 
 /** Building the same input twice gives the same bytes: cold or from a warm cache, in any output folder. */
 describe('deterministic builds', () => {
-  const root = mkdtempSync(join(tmpdir(), 'sp-det-'));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  let root = '';
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'sp-det-'));
+  });
+  afterAll(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
 
   it('gives a byte-identical site from two cold builds and from a rebuild on a warm cache', async () => {
     // Each build gets its own cache folder (<outDir>-cache), so the first two are both cold.

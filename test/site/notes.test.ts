@@ -77,6 +77,7 @@ describe('notes', () => {
     run = await buildSite(out, {});
   }, 300_000);
   afterAll(() => {
+    if (!out) return;
     rmSync(out, { recursive: true, force: true });
     rmSync(`${out}-cache`, { recursive: true, force: true });
   });
@@ -163,19 +164,26 @@ describe('notes', () => {
 
 /** Notes of a folder of their own (SESSIONPRESS_NOTES) over a source of one sample project: content/notes is never touched. */
 describe('notes of another source', () => {
-  const root = mkdtempSync(join(tmpdir(), 'sp-notes-src-'));
-  const source = join(root, 'sessions');
-  const notes = join(root, 'notes');
   const component = join(repoRoot, 'src', 'components', 'Embed.astro');
   const projects = readdirSync(samplesDir).filter((d) => d.startsWith('-'));
   const kept = projects[projects.length - 1];
   const keptId = readdirSync(join(samplesDir, kept)).find((f) => f.endsWith('.jsonl'))!.slice(0, 8);
   const goneId = readdirSync(join(samplesDir, projects[0])).find((f) => f.endsWith('.jsonl'))!.slice(0, 8);
   const note = (title: string, body: string) => `---\ntitle: ${title}\n---\nimport Embed from '${component}';\n\nSome prose.\n\n${body}\n`;
-  cpSync(join(samplesDir, kept), join(source, kept), { recursive: true });
-  mkdirSync(join(notes, 'samples'), { recursive: true });
-  mkdirSync(join(notes, 'drafts'), { recursive: true });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  let root = '';
+  let source = '';
+  let notes = '';
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'sp-notes-src-'));
+    source = join(root, 'sessions');
+    notes = join(root, 'notes');
+    cpSync(join(samplesDir, kept), join(source, kept), { recursive: true });
+    mkdirSync(join(notes, 'samples'), { recursive: true });
+    mkdirSync(join(notes, 'drafts'), { recursive: true });
+  });
+  afterAll(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
 
   it('leaves out the notes about the samples, which would not resolve against another source', async () => {
     writeFileSync(join(notes, 'samples', 'about-the-samples.mdx'), note('About the samples', `<Embed session="${goneId}" />`));

@@ -23,7 +23,15 @@ export const HIGHLIGHT_MAX_LINES = 2000;
 export const HIGHLIGHT_MAX_BYTES = 200 * 1024;
 
 /** Loaded before any transcript asks, because nearly every transcript needs them. */
-const CORE_LANGS = ['shellscript', 'json', 'typescript', 'javascript', 'tsx', 'python', 'markdown', 'diff', 'yaml', 'html', 'css'];
+const CORE_LANGS = ['shellscript', 'json', 'typescript', 'javascript', 'tsx', 'python', 'diff', 'yaml', 'html', 'css'];
+
+/**
+ * Grammars that colour embedded code with whatever other grammars happen to be
+ * loaded (markdown fences name any of 57 languages). Their output would depend on
+ * what the process highlighted before, so builds would not be reproducible; they
+ * are shown as plain text instead.
+ */
+const PLAIN_LANGS = new Set(['markdown', 'mdx']);
 
 let highlighterPromise: Promise<Highlighter> | undefined;
 let highlighter: Highlighter | undefined;
@@ -56,7 +64,22 @@ export function resolveLanguage(lang: string | undefined): string | undefined {
   const mapped = LANG_ALIASES[l] ?? l;
   if (mapped === 'text' || mapped === 'plaintext' || mapped === 'txt') return undefined;
   if (mapped === 'ansi') return 'ansi';
+  if (PLAIN_LANGS.has(mapped)) return undefined;
   return Object.prototype.hasOwnProperty.call(bundledLanguages, mapped) ? mapped : undefined;
+}
+
+/**
+ * A grammar plus every grammar it may embed lazily (`<style lang="scss">` in
+ * Vue, say), transitively. Loading them together makes a language's output
+ * independent of what was loaded before.
+ */
+async function withLazyEmbeds(id: string, into: Set<string>): Promise<void> {
+  if (into.has(id) || PLAIN_LANGS.has(id)) return;
+  into.add(id);
+  const load = (bundledLanguages as Record<string, () => Promise<{ default: Array<{ name: string; embeddedLangsLazy?: string[] }> }>>)[id];
+  if (!load) return;
+  const regs = (await load()).default;
+  for (const reg of regs) for (const lazy of reg.embeddedLangsLazy ?? []) await withLazyEmbeds(lazy, into);
 }
 
 /** Loads grammars on demand; unknown names are ignored (they render as plain text). */
@@ -65,9 +88,11 @@ export async function ensureLanguages(langs: Iterable<string | undefined>): Prom
   const wanted = new Set<string>();
   for (const l of langs) {
     const id = resolveLanguage(l);
-    if (id && !loaded.has(id) && !failed.has(id)) wanted.add(id);
+    if (id && !loaded.has(id) && !failed.has(id)) await withLazyEmbeds(id, wanted);
   }
-  for (const id of wanted) {
+  // Sorted, so that the order of loading never depends on the order of the transcript.
+  for (const id of [...wanted].sort()) {
+    if (loaded.has(id) || failed.has(id)) continue;
     try {
       await h.loadLanguage(id as never);
       for (const l of h.getLoadedLanguages()) loaded.add(l);
@@ -129,7 +154,7 @@ function tokenize(text: string, id: string | undefined): Line[] {
     const clean = cleanTerminal(text);
     if (!tooBig && highlighter) {
       try {
-        return highlighter.codeToTokensBase(clean, { lang: 'ansi', theme: THEME_NAME as never }).map(toLine);
+        return highlighter.codeToTokensBase(clean, { lang: 'ansi', theme: THEME_NAME as never, ...TOKENIZE_LIMITS }).map(toLine);
       } catch {
         // fall through to plain
       }
@@ -138,7 +163,7 @@ function tokenize(text: string, id: string | undefined): Line[] {
   }
   if (id && !tooBig && highlighter && loaded.has(id)) {
     try {
-      return highlighter.codeToTokensBase(text, { lang: id as never, theme: THEME_NAME as never }).map(toLine);
+      return highlighter.codeToTokensBase(text, { lang: id as never, theme: THEME_NAME as never, ...TOKENIZE_LIMITS }).map(toLine);
     } catch {
       // fall through to plain
     }
@@ -155,6 +180,12 @@ function countLines(text: string): number {
 function plainLines(text: string): Line[] {
   return text.split('\n').map((content) => (content ? [{ content }] : []));
 }
+
+/**
+ * No time limit on a line (shiki's default 500 ms cut made output depend on how
+ * busy the machine was); instead, very long lines are not tokenised at all.
+ */
+const TOKENIZE_LIMITS = { tokenizeTimeLimit: 0, tokenizeMaxLineLength: 10_000 } as const;
 
 const VAR_RE = /^var\(--shiki-([a-z0-9-]+)\)$/i;
 
