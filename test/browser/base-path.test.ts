@@ -1,13 +1,10 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser.js';
-import { serveStatic, type StaticServer } from '../helpers/serve.js';
 import { repoRoot } from '../helpers/shared.js';
-import { buildSite, listFiles } from '../helpers/build.js';
-import { searchAndLand, sessionPagePaths, uniqueWord } from './site-helpers.js';
+import { listFiles } from '../helpers/build.js';
+import { searchAndLand, serveSampleSite, uniqueWord, type ServedSite } from './site-helpers.js';
 
 /**
  * The samples published as a GitHub Pages project site: everything lives under
@@ -16,32 +13,21 @@ import { searchAndLand, sessionPagePaths, uniqueWord } from './site-helpers.js';
  */
 const BASE = '/sessionpress-demo';
 const SITE = 'https://example.github.io';
-const out = mkdtempSync(join(tmpdir(), 'sp-base-'));
-let server: StaticServer;
-let browser: Browser;
+let site: ServedSite;
+let out = '';
+let server: ServedSite['server'];
+let browser: ServedSite['browser'];
 let sessionPaths: string[] = [];
 /** Notes of the repository (MDX that may embed sample transcripts); the build publishes each. */
 const notesDir = join(repoRoot, 'content', 'notes');
 const hasNotes = existsSync(notesDir) && readdirSync(notesDir, { recursive: true }).some((f) => /\.mdx?$/.test(String(f)));
 
 beforeAll(async () => {
-  const run = await buildSite(out, {
-    SESSIONPRESS_SOURCE: join(repoRoot, 'content', 'sessions'),
-    SESSIONPRESS_BASE: BASE,
-    SESSIONPRESS_SITE: SITE,
-  });
-  if (run.code !== 0) throw new Error(`build failed:\n${run.log.slice(-3000)}`);
-  server = await serveStatic(out, `${BASE}/`);
-  browser = await launchBrowser();
-  sessionPaths = sessionPagePaths(out);
+  site = await serveSampleSite('sp-base-', { SESSIONPRESS_BASE: BASE, SESSIONPRESS_SITE: SITE }, `${BASE}/`);
+  ({ out, server, browser, sessionPaths } = site);
 }, 600_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  rmSync(out, { recursive: true, force: true });
-  rmSync(`${out}-cache`, { recursive: true, force: true });
-});
+afterAll(() => site?.close());
 
 /** A page that records every failed response and request. */
 async function recordingPage(): Promise<{ page: Page; failures: string[] }> {

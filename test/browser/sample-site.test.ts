@@ -1,38 +1,28 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../helpers/build.js';
-import { launchBrowser, seriousA11yViolations } from '../helpers/browser.js';
-import { serveStatic, type StaticServer } from '../helpers/serve.js';
-import { repoRoot } from '../helpers/shared.js';
-import { searchAndLand, sessionPagePaths, uniqueWord } from './site-helpers.js';
+import { seriousA11yViolations } from '../helpers/browser.js';
+import { searchAndLand, serveSampleSite, uniqueWord, type ServedSite } from './site-helpers.js';
 
 /**
  * What a person sees on the site built from the bundled samples: the README's
  * own `npm run build`, into a temporary folder.
  */
-const out = mkdtempSync(join(tmpdir(), 'sp-sample-'));
-let server: StaticServer;
-let browser: Browser;
+let site: ServedSite;
+let out = '';
+let server: ServedSite['server'];
+let browser: ServedSite['browser'];
 let sessionUrls: string[] = [];
 
 beforeAll(async () => {
-  const run = await buildSite(out, { SESSIONPRESS_SOURCE: join(repoRoot, 'content', 'sessions') });
-  if (run.code !== 0) throw new Error(`build failed:\n${run.log.slice(-3000)}`);
-  server = await serveStatic(out);
-  browser = await launchBrowser();
-  sessionUrls = sessionPagePaths(out);
+  site = await serveSampleSite('sp-sample-');
+  ({ out, server, browser } = site);
+  sessionUrls = site.sessionPaths;
 }, 600_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  rmSync(out, { recursive: true, force: true });
-  rmSync(`${out}-cache`, { recursive: true, force: true });
-});
+afterAll(() => site?.close());
 
 async function open(path: string, width = 1200): Promise<Page> {
   const page = await browser.newPage({ viewport: { width, height: 800 } });

@@ -1,11 +1,13 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { buildSite, listFiles } from '../helpers/build.js';
-import { fixturesRoot } from '../helpers/shared.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { serveStatic, type StaticServer } from '../helpers/serve.js';
+import { fixturesRoot, repoRoot } from '../helpers/shared.js';
 
 /** Site-relative paths (`sessions/<project>/<id>/`, `…/2/`) of every session page in a built site, sorted. */
 export function sessionPagePaths(out: string): string[] {
@@ -119,4 +121,37 @@ function alive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+export interface ServedSite {
+  out: string;
+  server: StaticServer;
+  browser: Browser;
+  sessionPaths: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the bundled samples (with extra environment, e.g. a base path) into a
+ * temporary folder, serves it under `base`, and starts Chromium. `close()`
+ * stops both and removes the build and its cache.
+ */
+export async function serveSampleSite(prefix: string, env: Record<string, string> = {}, base = '/'): Promise<ServedSite> {
+  const out = mkdtempSync(join(tmpdir(), prefix));
+  const run = await buildSite(out, { SESSIONPRESS_SOURCE: join(repoRoot, 'content', 'sessions'), ...env });
+  if (run.code !== 0) throw new Error(`build failed:\n${run.log.slice(-3000)}`);
+  const server = await serveStatic(out, base);
+  const browser = await launchBrowser();
+  return {
+    out,
+    server,
+    browser,
+    sessionPaths: sessionPagePaths(out),
+    async close() {
+      await browser.close();
+      await server.close();
+      rmSync(out, { recursive: true, force: true });
+      rmSync(`${out}-cache`, { recursive: true, force: true });
+    },
+  };
 }
