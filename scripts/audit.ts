@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from '../src/lib/cli.js';
 import { discoverSources } from '../src/lib/discover.js';
 import { scanDist } from '../src/lib/import/scan-dist.js';
 import { readJsonl } from '../src/lib/jsonl/read-jsonl.js';
@@ -32,31 +32,9 @@ export interface AuditDeps {
 /** Runs the audit; returns the exit code (0 clean, 1 strict scan found something, 2 usage error). */
 export async function main(argv: string[], deps: AuditDeps = {}): Promise<number> {
   const out = deps.out ?? ((line: string) => console.log(line));
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        strict: { type: 'boolean' },
-        dist: { type: 'string' },
-        config: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    out(`${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = args;
-  if (values.help) {
-    out(USAGE);
-    return 0;
-  }
-  if (positionals.length > 1) {
-    out(USAGE);
-    return 2;
-  }
+  const cli = parseCommandLine(argv, { strict: { type: 'boolean' }, dist: { type: 'string' }, config: { type: 'string' } }, USAGE, out, { max: 1 });
+  if (!cli.ok) return cli.code;
+  const { values, positionals } = cli;
   let redaction: RedactionOptions;
   try {
     redaction = deps.redaction ?? loadRedactionOptions(values.config);

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from '../src/lib/cli.js';
 import { formatDiagnostic } from '../src/lib/diagnostics.js';
 import { discoverSources, type SessionSource } from '../src/lib/discover.js';
 import { folderUsernames, importSession, type ImportSessionResult } from '../src/lib/import/import-session.js';
@@ -52,36 +52,24 @@ export interface ImportSummary {
 /** Runs the import; returns the exit code (0 ok, 1 some session failed or nothing matched, 2 usage error). */
 export async function main(argv: string[], deps: ImportDeps = {}): Promise<number> {
   const out = deps.out ?? ((line: string) => console.log(line));
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        project: { type: 'string', short: 'p', multiple: true },
-        session: { type: 'string', short: 's', multiple: true },
-        since: { type: 'string' },
-        until: { type: 'string' },
-        pick: { type: 'boolean' },
-        out: { type: 'string', short: 'o' },
-        'dry-run': { type: 'boolean', short: 'n' },
-        config: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    out(`${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = args;
-  if (values.help) {
-    out(USAGE);
-    return 0;
-  }
-  if (positionals.length > 1) {
-    out(`one source folder at most, got ${positionals.length}\n\n${USAGE}`);
-    return 2;
-  }
+  const cli = parseCommandLine(
+    argv,
+    {
+      project: { type: 'string', short: 'p', multiple: true },
+      session: { type: 'string', short: 's', multiple: true },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      pick: { type: 'boolean' },
+      out: { type: 'string', short: 'o' },
+      'dry-run': { type: 'boolean', short: 'n' },
+      config: { type: 'string' },
+    },
+    USAGE,
+    out,
+    { max: 1 },
+  );
+  if (!cli.ok) return cli.code;
+  const { values, positionals } = cli;
   const root = resolve(positionals[0] ?? resolve(homedir(), '.claude', 'projects'));
   const outDir = resolve(values.out ?? 'content/sessions');
   const dryRun = values['dry-run'] ?? false;
@@ -127,7 +115,7 @@ export async function main(argv: string[], deps: ImportDeps = {}): Promise<numbe
     try {
       const result = await importSession(source, {
         root,
-        outDir,
+      outDir,
         redactor,
         dryRun,
         siblingAgents: owners.get(source.sessionId) ?? [],

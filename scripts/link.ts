@@ -3,7 +3,7 @@
  * prints the published URL of a session, a prompt or one message, and a
  * Markdown line to paste into a pull request.
  */
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from '../src/lib/cli.js';
 import { discoverSources } from '../src/lib/discover.js';
 import { assignSiblingAgents, loadSession } from '../src/lib/pipeline.js';
 import { createRedactor } from '../src/lib/redact/index.js';
@@ -13,15 +13,10 @@ import { linkTo } from '../src/lib/site/links.js';
 import { loadConfig } from '../src/schemas/config.js';
 
 export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { message: { type: 'string', short: 'm' }, prompt: { type: 'string', short: 'p' }, help: { type: 'boolean', short: 'h' } },
-  });
-  if (values.help || positionals.length !== 1) {
-    out('usage: npm run link -- <session-id-or-prefix> [--message <uuid-prefix>] [--prompt N]');
-    return values.help ? 0 : 2;
-  }
+  const usage = 'usage: npm run link -- <session-id-or-prefix> [--message <uuid-prefix>] [--prompt N]';
+  const cli = parseCommandLine(argv, { message: { type: 'string', short: 'm' }, prompt: { type: 'string', short: 'p' } }, usage, out, { min: 1, max: 1 });
+  if (!cli.ok) return cli.code;
+  const { values, positionals } = cli;
   const config = loadConfig();
   const layout = await discoverSources(config.sourceDir);
   const prefix = positionals[0];

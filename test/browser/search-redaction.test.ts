@@ -127,7 +127,7 @@ describe('search over the fixtures site', () => {
   });
 });
 
-describe('measurements of the large session and of search (printed, not asserted)', () => {
+describe('the large session and first search query load (sizes and times printed for the notes, not asserted)', () => {
   it('measures load time and size of the first and last page of the large session', async () => {
     const pages = sessionPagePaths(out).filter((p) => p.includes(`/${big.session_id}/`));
     const number = (p: string) => Number(/\/(\d+)\/$/.exec(p)?.[1] ?? 1);

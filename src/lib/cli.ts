@@ -1,0 +1,38 @@
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+
+/** Parsed flags and positionals of a command line, or the exit code to return at once. */
+export type CommandLine<T extends ParseArgsOptionsConfig> =
+  | { ok: true; values: ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true }>>['values']; positionals: string[] }
+  | { ok: false; code: number };
+
+/**
+ * The one way the scripts read their arguments: `--help`/`-h` prints the usage
+ * (exit 0); an unknown flag, a missing value or too many positionals print the
+ * problem and the usage (exit 2).
+ */
+export function parseCommandLine<T extends ParseArgsOptionsConfig>(
+  argv: string[],
+  options: T,
+  usage: string,
+  out: (line: string) => void,
+  positionals: { min?: number; max?: number } = {},
+): CommandLine<T> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
+  } catch (err) {
+    out(`${(err as Error).message}\n\n${usage}`);
+    return { ok: false, code: 2 };
+  }
+  if ((parsed.values as { help?: boolean }).help) {
+    out(usage);
+    return { ok: false, code: 0 };
+  }
+  const n = parsed.positionals.length;
+  const { min = 0, max = Infinity } = positionals;
+  if (n < min || n > max) {
+    out(`${max === min ? `expected ${min}` : n > max ? `at most ${max}` : `at least ${min}`} argument${(n > max ? max : min) === 1 ? '' : 's'}, got ${n}\n\n${usage}`);
+    return { ok: false, code: 2 };
+  }
+  return { ok: true, values: parsed.values as never, positionals: parsed.positionals };
+}
