@@ -108,8 +108,9 @@ export function loadPagefind(): Promise<Pagefind | undefined> {
 }
 
 /** Renders pagefind results as links to the messages themselves. */
-export async function renderResults(list: HTMLOListElement, results: PagefindResult[], limit = 10): Promise<void> {
-  list.replaceChildren();
+export async function renderResults(list: HTMLOListElement, results: PagefindResult[], limit = 10, isCurrent: () => boolean = () => true): Promise<void> {
+  // Built aside and swapped in at once, so a list never shows half of one query's results.
+  const items: HTMLLIElement[] = [];
   for (const r of results.slice(0, limit)) {
     const d = await r.data();
     const li = document.createElement('li');
@@ -134,8 +135,10 @@ export async function renderResults(list: HTMLOListElement, results: PagefindRes
       ul.append(sli);
     }
     li.append(ul);
-    list.append(li);
+    items.push(li);
   }
+  // A slower, older query must not replace the results of a newer one.
+  if (isCurrent()) list.replaceChildren(...items);
 }
 
 /**
@@ -192,8 +195,10 @@ function initSearchDialog(): void {
     }
     const res = await pagefind.search(q);
     if (mine !== seq) return;
+    await renderResults(list, res.results, 6, () => mine === seq);
+    if (mine !== seq) return;
+    // The count is announced once the results are there to read.
     status.textContent = `${res.results.length} session${res.results.length === 1 ? '' : 's'} match`;
-    await renderResults(list, res.results, 6);
   });
   list.addEventListener('click', (e) => {
     if (e.target instanceof Element && e.target.closest('a')) dialog.close();

@@ -53,7 +53,9 @@ export async function initSearchPage(): Promise<void> {
     }
     const res = await pagefind!.search(q || null as unknown as string, opts);
     if (mine !== seq) return;
+    await renderResults(list!, res.results, 30, () => mine === seq);
+    if (mine !== seq) return;
+    // The count is announced once the results are there to read.
     status!.textContent = `${res.results.length} session${res.results.length === 1 ? '' : 's'} match`;
-    await renderResults(list!, res.results, 30);
   }
 }

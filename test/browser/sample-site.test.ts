@@ -37,7 +37,7 @@ describe('the sample site in Chromium', () => {
     const link = page.locator('.session-list a').first();
     const title = (await link.textContent())!.trim();
     await link.click();
-    await expect.poll(() => page.locator('h1').textContent()).toContain(title.slice(0, 20));
+    await expect.poll(() => page.locator('h1').textContent(), { timeout: 15_000 }).toContain(title.slice(0, 20));
     expect(await page.locator('[data-transcript] [data-uuid]').count()).toBeGreaterThan(2);
     await page.close();
   });
@@ -72,7 +72,7 @@ describe('the sample site in Chromium', () => {
     const target = all[Math.floor(all.length * 0.75)].getAttribute('data-uuid')!;
     const page = await open(`${path}#m-${target}`);
     const el = page.locator(`[data-uuid="${target}"]`).first();
-    await expect.poll(() => el.evaluate((e) => e.classList.contains('is-target'))).toBe(true);
+    await expect.poll(() => el.evaluate((e) => e.classList.contains('is-target')), { timeout: 15_000 }).toBe(true);
     const box = (await el.boundingBox())!;
     expect(box.y).toBeGreaterThanOrEqual(-1);
     expect(box.y).toBeLessThan(800);
@@ -139,7 +139,7 @@ describe('the sample site in Chromium', () => {
     const select = page.locator('select[data-filter="project"]');
     await select.waitFor();
     const status = page.locator('[data-search-page-status]');
-    await expect.poll(() => status.textContent()).toMatch(/\d+ sessions? match/);
+    await expect.poll(() => status.textContent(), { timeout: 15_000 }).toMatch(/\d+ sessions? match/);
     const metas = () => page.locator('[data-search-page-results] > li > .result-meta').allTextContents();
     const before = await metas();
     const options = await select.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
@@ -149,7 +149,7 @@ describe('the sample site in Chromium', () => {
     expect(projects.length).toBeGreaterThanOrEqual(2);
     const chosen = projects[0];
     await select.selectOption(chosen);
-    await expect.poll(async () => (await metas()).length).toBeLessThan(before.length);
+    await expect.poll(async () => (await metas()).length, { timeout: 15_000 }).toBeLessThan(before.length);
     const after = await metas();
     expect(after.length).toBeGreaterThan(0);
     for (const m of after) expect(m).toContain(chosen);

@@ -193,7 +193,7 @@ describe('the large session and first search query load (sizes and times printed
     await tab.locator('[data-search-results] a.result-hit').first().waitFor();
     const first = await settle();
     await tab.fill('[data-search-input]', 'error');
-    await expect.poll(() => tab.locator('[data-search-status]').textContent()).toMatch(/\d+ sessions? match/);
+    await expect.poll(() => tab.locator('[data-search-status]').textContent(), { timeout: 15_000 }).toMatch(/\d+ sessions? match/);
     const second = await settle();
     console.log(`[measure] first search query ("${big.first_prompt_marker}", results rendered): ${summary(first)}`);
     console.log(`[measure] after a second, common query ("error"): ${summary(second)} in all`);

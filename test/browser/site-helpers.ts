@@ -52,7 +52,7 @@ export function uniqueWord(out: string, sessionPaths: string[]): { word: string;
  */
 export async function searchAndLand(page: Page, word: string, path: string, uuid: string): Promise<string> {
   await page.keyboard.press('/');
-  await expect.poll(() => page.locator('[data-search-dialog]').evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
+  await expect.poll(() => page.locator('[data-search-dialog]').evaluate((d) => (d as HTMLDialogElement).open), { timeout: 15_000 }).toBe(true);
   await page.fill('[data-search-input]', word);
   const hit = page.locator('[data-search-results] a.result-hit').first();
   await hit.waitFor();
@@ -60,7 +60,7 @@ export async function searchAndLand(page: Page, word: string, path: string, uuid
   await hit.click();
   await page.waitForURL((u) => u.pathname.endsWith(`/${path}`) || u.pathname === path);
   const el = page.locator(`[data-uuid="${uuid}"]`).first();
-  await expect.poll(() => el.evaluate((e) => e.classList.contains('is-target'))).toBe(true);
+  await expect.poll(() => el.evaluate((e) => e.classList.contains('is-target')), { timeout: 15_000 }).toBe(true);
   // The hash names the message itself or a heading inside it, never another message.
   const landed = await page.evaluate(() => document.getElementById(decodeURIComponent(location.hash.slice(1)))?.closest('[data-uuid]')?.getAttribute('data-uuid'));
   expect(landed).toBe(uuid);

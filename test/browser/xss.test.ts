@@ -173,9 +173,9 @@ describe('XSS payloads of the fixtures in Chromium', () => {
     for (const p of xss.payloads) {
       // Clear first, so the status checked below belongs to this query, not the last one.
       await watch.page.fill('[data-search-input]', '');
-      await expect.poll(() => watch.page.locator('[data-search-status]').textContent()).toBe('');
+      await expect.poll(() => watch.page.locator('[data-search-status]').textContent(), { timeout: 15_000 }).toBe('');
       await watch.page.fill('[data-search-input]', p.marker);
-      await expect.poll(() => watch.page.locator('[data-search-status]').textContent()).toMatch(/\d+ sessions? match/);
+      await expect.poll(() => watch.page.locator('[data-search-status]').textContent(), { timeout: 15_000 }).toMatch(/\d+ sessions? match/);
       await watch.page.waitForTimeout(200);
       const found = await watch.page.evaluate(() => {
         const list = document.querySelector('[data-search-results]')!;
