@@ -18,6 +18,7 @@ import { processSession, type SessionJob } from '../lib/site/process-session.js'
 import { createSessionPool } from '../lib/site/worker-pool.js';
 import { pipelineFingerprint } from '../lib/site/fingerprint.js';
 import type { SessionpressConfig } from '../schemas/config.js';
+import { withTrailingSlash } from '../lib/site/slug.js';
 
 /**
  * The Sessionpress content loader: one entry per session of a folder laid out
@@ -67,7 +68,7 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
     const st = await stat(p).catch(() => undefined);
     if (st) agentStats.set(toPosix(relative(root, p)), { size: st.size, mtimeMs: st.mtimeMs });
   }
-  const base = context.config.base.endsWith('/') ? context.config.base : `${context.config.base}/`;
+  const base = withTrailingSlash(context.config.base);
   const render = { pageSize: config.pageSize, assetBase: `${base}assets/`, indexToolOutput: config.search.indexToolOutput, indexThinking: config.search.indexThinking };
   const settings = JSON.stringify({ pipeline: pipelineFingerprint(), redaction: config.redaction, render });
   const untouched = new Set(store.keys());

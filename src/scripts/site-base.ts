@@ -1,4 +1,5 @@
 import { base } from 'astro:config/client';
+import { withTrailingSlash } from '../lib/site/slug';
 
 /**
  * The site's base path, always ending in `/` (`/` or `/my-repo/`), read from
@@ -7,4 +8,4 @@ import { base } from 'astro:config/client';
  * systems) silently replaces that value in page links while assets keep the
  * configured base, which breaks every link of a project site.
  */
-export const siteBase: string = base.endsWith('/') ? base : `${base}/`;
+export const siteBase: string = withTrailingSlash(base);

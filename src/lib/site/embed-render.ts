@@ -8,6 +8,7 @@ import { projectSlugOf, sessionEntryId } from './build-entries.js';
 import { EmbedError, resolveEmbed, type EmbedRef } from './embed.js';
 import { pageOfMessage } from './pages.js';
 import { assetName } from './render-session.js';
+import { withTrailingSlash } from './slug.js';
 
 export interface EmbedSettings {
   sourceDir: string;
@@ -74,7 +75,7 @@ function loadById(settings: EmbedSettings, prefix: string): Promise<LoadedEmbedS
 export async function renderEmbed(settings: EmbedSettings, ref: EmbedRef): Promise<RenderedEmbed> {
   const { session, projectSlug } = await loadById(settings, ref.session);
   const picked = resolveEmbed(session, ref);
-  const base = settings.base.endsWith('/') ? settings.base : `${settings.base}/`;
+  const base = withTrailingSlash(settings.base);
   const ctx = createRenderContext({
     // Same content-hashed name the session page uses, so the file already exists in the site.
     emitAsset: (bytes: Buffer, mediaType: string) => `${base}assets/${assetName(bytes, mediaType)}`,

@@ -1,6 +1,7 @@
 import type { Session } from '../transcript/types.js';
 import { sessionEntryId } from './build-entries.js';
 import { pageOfMessage, pageOfPrompt } from './pages.js';
+import { withTrailingSlash } from './slug.js';
 
 export interface LinkTarget {
   url: string;
@@ -24,7 +25,7 @@ export interface LinkOptions {
  * pagination as the build, so the link lands where the page puts the message.
  */
 export function linkTo(session: Session, options: LinkOptions): LinkTarget {
-  const base = `/${options.base.replace(/^\/+|\/+$/g, '')}/`.replace(/^\/\/$/, '/');
+  const base = withTrailingSlash(options.base);
   const path = `${base}sessions/${sessionEntryId(options.projectSlug, session.sessionId)}/`;
   let target: { page: number; uuid: string } | undefined;
   let label = session.title;

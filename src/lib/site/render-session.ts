@@ -3,6 +3,7 @@ import { setImmediate } from 'node:timers/promises';
 import { createRenderContext, prepareMessages, renderTranscript } from '../render/render-message.js';
 import type { Message, Session, Turn } from '../transcript/types.js';
 import { paginateTurns } from './pages.js';
+import { promptTitleText } from '../transcript/build-session.js';
 
 export interface TocItem {
   /** 1-based prompt number. */
@@ -128,7 +129,7 @@ function renderTurn(turn: Turn, ctx: ReturnType<typeof createRenderContext>, for
 }
 
 function tocText(text: string): string {
-  const t = text.replace(/<([a-z][a-z0-9_-]*)>[\s\S]*?<\/\1>/gi, ' ').replace(/\s+/g, ' ').trim();
+  const t = promptTitleText(text);
   return t.length > 90 ? `${t.slice(0, 89)}…` : t || '(empty prompt)';
 }
 

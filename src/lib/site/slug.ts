@@ -15,6 +15,11 @@ export function slugify(text: string, fallback = 'untitled'): string {
   return slug || fallback;
 }
 
+/** A base path with exactly one trailing slash (`/` stays `/`), ready to prefix site paths. */
+export function withTrailingSlash(base: string): string {
+  return base.endsWith('/') ? base : `${base}/`;
+}
+
 /** A session id that is safe in a URL; real ids are uuids and pass unchanged. */
 export function sessionSlug(sessionId: string): string {
   return /^[A-Za-z0-9_-]+$/.test(sessionId) ? sessionId : slugify(sessionId, 'session');

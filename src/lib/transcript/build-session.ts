@@ -266,7 +266,8 @@ export function chooseTitle(entries: Entry[], turns: Turn[], sessionId: string):
   return { title: `Session ${sessionId.slice(0, 8)}`, source: 'fallback' };
 }
 
-function promptTitleText(text: string): string {
+/** A prompt as one line of plain words: generated tag blocks (`<ide_opened_file>…`) removed, whitespace folded. */
+export function promptTitleText(text: string): string {
   return text
     .replace(/<([a-z][a-z0-9_-]*)>[\s\S]*?<\/\1>/gi, ' ')
     .replace(/\s+/g, ' ')
