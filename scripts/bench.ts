@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchRedaction } from '../src/lib/redact/bench.js';
 import { makeCopies, makeBigSession } from '../src/lib/bench/corpus.js';
@@ -49,7 +49,9 @@ async function main(): Promise<void> {
   } else if (values.big) {
     source = join(benchDir, 'big');
     if (!existsSync(source)) {
-      await makeBigSession(join(shared, 'fixtures', 'projects', '-home-senovreb-work-search-indexer'), source, 5);
+      // The fixtures' large session, as EXPECT.json names it (its folder changes with the fixtures' seed).
+      const expect = JSON.parse(await readFile(join(shared, 'fixtures', 'EXPECT.json'), 'utf8')) as { big: { file: string } };
+      await makeBigSession(dirname(join(shared, 'fixtures', expect.big.file)), source, 5);
     }
   } else {
     const copies = Number.parseInt(values.copies!, 10);
