@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { setImmediate } from 'node:timers/promises';
 import { createRenderContext, prepareMessages, renderTranscript } from '../render/render-message.js';
 import type { Message, Session, Turn } from '../transcript/types.js';
 import { paginateTurns } from './pages.js';
@@ -90,10 +89,6 @@ export async function renderSession(session: Session, options: RenderSessionOpti
       if (turn.prompt) toc.push({ n: turn.index, uuid: turn.prompt.uuid, text: tocText(turn.prompt.text), page });
       for (const m of turn.messages) anchors[m.uuid] = page;
       parts.push(renderTurn(turn, ctx, forkMarkers));
-      // jsdom tracks the sanitiser's node iterators through WeakRefs, which stay alive until
-      // the current job ends: without a turn of the event loop now and then, a long session
-      // kept every parsed document (4 GB for 40 MB of transcript).
-      await setImmediate();
     }
     pages.push(parts.join('\n'));
   }

@@ -122,8 +122,15 @@ describe('highlighting', () => {
   it('does not highlight very large inputs', () => {
     const big = Array.from({ length: HIGHLIGHT_MAX_LINES + 5 }, (_, i) => `const v${i} = ${i};`).join('\n');
     const doc = parse(highlightCode(big, { lang: 'ts' }).value);
-    expect(doc.querySelectorAll('.line').length).toBe(HIGHLIGHT_MAX_LINES + 5);
-    expect(doc.querySelector('.line span')).toBeNull();
+    expect(doc.querySelector('code')!.textContent!.split('\n')).toHaveLength(HIGHLIGHT_MAX_LINES + 5);
+    expect(doc.querySelector('code span')).toBeNull();
+  });
+
+  it('wraps lines in elements only when they carry a number or a class', () => {
+    const plain = highlightCode('a < b\nc', { lang: 'text' }).value;
+    expect(plain).toBe('<pre class="code" tabindex="0"><code>a &lt; b\nc</code></pre>');
+    const classed = parse(highlightCode('x\ny', { lineClass: (i) => (i === 1 ? 'add' : undefined) }).value);
+    expect([...classed.querySelectorAll('.line')].map((l) => l.className)).toEqual(['line', 'line add']);
   });
 
   it('maps file paths to languages', () => {
