@@ -30,11 +30,19 @@ function initTheme(): void {
   });
 }
 
+/**
+ * A "Copy link" button beside every message's permalink. Made here rather than sent in
+ * the HTML: it only works with JavaScript, and one per message added up on long sessions.
+ */
 function initCopyLinks(): void {
-  for (const button of document.querySelectorAll<HTMLButtonElement>('button.copy-link')) {
-    button.hidden = false;
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('.msg-links > a.permalink')) {
+    const href = link.getAttribute('href') ?? '';
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'copy-link';
+    button.textContent = 'Copy link';
+    link.after(button);
     button.addEventListener('click', async () => {
-      const href = button.dataset.href ?? '';
       const url = new URL(href, location.href).href;
       try {
         await navigator.clipboard.writeText(url);

@@ -65,6 +65,20 @@ describe('the sample site in Chromium', () => {
     await page.close();
   });
 
+  it('gives every message a copy-link button that puts its permalink in reach', async () => {
+    const page = await open(sessionUrls[0]);
+    const messages = await page.locator('[data-transcript] .msg-links').count();
+    expect(messages).toBeGreaterThan(2);
+    await expect.poll(() => page.locator('[data-transcript] .msg-links > button.copy-link').count(), { timeout: 15_000 }).toBe(messages);
+    const button = page.locator('[data-transcript] .msg-links > button.copy-link').nth(1);
+    const href = await button.evaluate((b) => b.previousElementSibling!.getAttribute('href'));
+    expect(href).toMatch(/^#m-/);
+    await button.click();
+    // Headless Chromium may refuse the clipboard; then the link is put in the address bar instead.
+    await expect.poll(async () => (await button.textContent()) === 'Copied' || new URL(page.url()).hash === href, { timeout: 15_000 }).toBe(true);
+    await page.close();
+  });
+
   it('follows a permalink to a message, in view and highlighted', async () => {
     const path = sessionUrls[0];
     const doc = new JSDOM(readFileSync(join(out, path, 'index.html'), 'utf8')).window.document;

@@ -115,7 +115,7 @@ export interface HighlightOptions {
   lang?: string;
   /** Number of the first line, when lines are numbered. */
   startLine?: number;
-  /** Show line numbers (as `data-ln`, drawn by CSS so copying skips them). */
+  /** Show line numbers (in a gutter that copying, screen readers and search skip). */
   lineNumbers?: boolean;
   /** Per-line number label (overrides `startLine`); `undefined` leaves a line unnumbered. */
   lineLabel?: (index: number) => string | number | undefined;
@@ -126,8 +126,9 @@ export interface HighlightOptions {
 }
 
 /**
- * Highlights code into `<pre class="code"><code>`, lines separated by newlines; when
- * lines are numbered or classed, each sits in a `<span class="line">`. Never throws: an unknown language, an unloaded grammar or an input
+ * Highlights code into `<pre class="code"><code>`, lines separated by newlines. Line
+ * numbers go in a `<span class="gutter">` beside a `<span class="src">`; classed lines
+ * (diffs) each sit in a `<span class="line">` with their number in `data-ln`. Never throws: an unknown language, an unloaded grammar or an input
  * over the size guard gives the same structure with plain escaped text.
  */
 export function highlightCode(code: string, options: HighlightOptions = {}): SafeHtml {
@@ -238,32 +239,37 @@ function renderLines(lines: Line[], options: HighlightOptions): string {
   // A trailing newline would show as an empty last line.
   if (lines.length > 1 && lines[lines.length - 1].length === 0) lines = lines.slice(0, -1);
   const start = options.startLine ?? 1;
-  const heads: string[] = [];
-  let wrap = false;
-  for (let i = 0; i < lines.length; i++) {
-    const extra = options.lineClass?.(i);
-    let attrs = extra ? ` class="line ${escapeHtml(extra)}"` : ' class="line"';
-    if (options.lineLabel) {
-      const label = options.lineLabel(i);
-      if (label !== undefined && label !== '') attrs += ` data-ln="${escapeHtml(label)}"`;
-    } else if (options.lineNumbers) {
-      attrs += ` data-ln="${start + i}"`;
-    }
-    if (attrs !== ' class="line"') wrap = true;
-    heads.push(attrs);
-  }
-  const parts: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    let body = '';
-    for (const tok of lines[i]) {
+  const numbered = !!options.lineLabel || !!options.lineNumbers;
+  const label = (i: number): string => {
+    if (!options.lineLabel) return options.lineNumbers ? String(start + i) : '';
+    const l = options.lineLabel(i);
+    return l === undefined ? '' : String(l);
+  };
+  const classes = options.lineClass ? lines.map((_, i) => options.lineClass!(i)) : [];
+  const body = (line: Line): string => {
+    let out = '';
+    for (const tok of line) {
       const content = escapeHtml(tok.content);
-      body += tok.cls ? `<span class="${tok.cls}">${content}</span>` : content;
+      out += tok.cls ? `<span class="${tok.cls}">${content}</span>` : content;
     }
-    // A line needs its own element only for a number or a class (diff add/del). Plain lines
-    // are just text between newlines: the wrapper was an eighth of a typical page's bytes.
-    parts.push(wrap ? `<span${heads[i]}>${body}</span>` : body);
+    return out;
+  };
+  if (classes.some(Boolean)) {
+    // Classed lines (diffs) need an element each for their background; the number rides on it.
+    return lines
+      .map((line, i) => {
+        const ln = numbered ? label(i) : '';
+        const cls = classes[i] ? `line ${escapeHtml(classes[i]!)}` : 'line';
+        return `<span class="${cls}"${ln ? ` data-ln="${escapeHtml(ln)}"` : ''}>${body(line)}</span>`;
+      })
+      .join('\n');
   }
-  return parts.join('\n');
+  const code = lines.map(body).join('\n');
+  if (!numbered) return code;
+  // Numbers sit in a gutter column beside the code, one per line: an element per line with its
+  // number in an attribute was a tenth of a site's bytes. The gutter is not copied, read out or indexed.
+  const gutter = lines.map((_, i) => escapeHtml(label(i))).join('\n');
+  return `<span class="gutter" aria-hidden="true" data-pagefind-ignore>${gutter}</span><span class="src">${code}</span>`;
 }
 
 // ---------------------------------------------------------------------------

@@ -8,7 +8,8 @@
  * - a human prompt also has `data-prompt="<N>"` and an `<h2 id="m-<uuid>">` (the permalink id sits on the
  *   heading of prompts and assistant messages, on the article otherwise);
  * - each tool call: `data-tool-use-id` and `data-tool`; a subagent transcript sits in `data-subagent`;
- * - each message has `<a class="permalink" href="#m-<uuid>">` and a hidden `<button class="copy-link">`.
+ * - each message has `<a class="permalink" href="#m-<uuid>">` in its `.msg-links`; the page script adds a
+ *   copy-link button beside it (a button that only works with JavaScript is not sent without it).
  */
 import type { AssistantMessage, CompactionMessage, ContentBlock, Message, SystemMessage, ToolCall, UserMessage } from '../transcript/types.js';
 import type { RenderContext, RenderContextOptions } from './context.js';
@@ -215,7 +216,7 @@ interface FrameOptions {
 }
 
 /**
- * The `<article>` every message sits in, with its permalink and copy-link button.
+ * The `<article>` every message sits in, with its permalink.
  * Prompts and assistant messages carry their permalink id (`m-<uuid>`) on a
  * heading rather than on the article: pagefind makes a sub-result of every
  * heading with an id, so a search hit opens the very message it matched.
@@ -234,7 +235,7 @@ function frame(kind: string, uuid: string, timestamp: string | undefined, body: 
   const idOnHeading = opts.promptIndex !== undefined || kind === 'assistant';
   const articleId = idOnHeading ? '' : trustedHtml(` id="m-${escapeHtml(uuid)}"`);
   const cls = `msg msg-${kind}${opts.extraClass ? ` ${opts.extraClass}` : ''}`;
-  return html`<article class="${cls}"${articleId} data-uuid="${uuid}" data-kind="${kind}"${promptAttr}><header class="msg-head">${heading}${opts.label ? html`<span class="msg-label">${opts.label}</span>` : ''}${timeHtml(timestamp)}<span class="msg-links" data-pagefind-ignore><a class="permalink" href="${anchor}" aria-label="Link to this message">#</a><button class="copy-link" type="button" data-href="${anchor}" hidden>Copy link</button></span></header>${body}</article>`;
+  return html`<article class="${cls}"${articleId} data-uuid="${uuid}" data-kind="${kind}"${promptAttr}><header class="msg-head">${heading}${opts.label ? html`<span class="msg-label">${opts.label}</span>` : ''}${timeHtml(timestamp)}<span class="msg-links" data-pagefind-ignore><a class="permalink" href="${anchor}" aria-label="Link to this message">#</a></span></header>${body}</article>`;
 }
 
 // ---------------------------------------------------------------------------

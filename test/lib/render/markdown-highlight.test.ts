@@ -114,9 +114,15 @@ describe('highlighting', () => {
 
   it('numbers lines from startLine and by label', () => {
     const doc = parse(highlightCode('a\nb\nc', { lineNumbers: true, startLine: 41 }).value);
-    expect([...doc.querySelectorAll('.line')].map((l) => l.getAttribute('data-ln'))).toEqual(['41', '42', '43']);
+    expect(doc.querySelector('.gutter')!.textContent!.split('\n')).toEqual(['41', '42', '43']);
+    // The numbers stay out of the code's own text, so copying it leaves them behind.
+    expect(doc.querySelector('.src')!.textContent).toBe('a\nb\nc');
+    expect(doc.querySelector('.gutter')!.getAttribute('aria-hidden')).toBe('true');
     const doc2 = parse(highlightCode('a\nb', { lineLabel: (i) => (i === 0 ? 7 : undefined) }).value);
-    expect([...doc2.querySelectorAll('.line')].map((l) => l.getAttribute('data-ln'))).toEqual(['7', null]);
+    expect(doc2.querySelector('.gutter')!.textContent!.split('\n')).toEqual(['7', '']);
+    // Classed (diff) lines carry their own number.
+    const doc3 = parse(highlightCode('a\nb', { lineClass: (i) => (i ? 'add' : 'del'), lineLabel: (i) => i + 1 }).value);
+    expect([...doc3.querySelectorAll('.line')].map((l) => [l.className, l.getAttribute('data-ln')])).toEqual([['line del', '1'], ['line add', '2']]);
   });
 
   it('does not highlight very large inputs', () => {

@@ -75,9 +75,10 @@ describe('Read', () => {
   it('numbers lines from the structured result startLine', () => {
     const call = firstCall('Read', (c) => tur(c)?.file?.startLine > 1 && typeof tur(c).file.content === 'string' && tur(c).file.content.length > 0);
     const el = render(call);
-    const lines = el.querySelectorAll('.tool-output .line');
-    expect(lines.length).toBeGreaterThan(0);
-    expect(lines[0].getAttribute('data-ln')).toBe(String(tur(call).file.startLine));
+    const numbers = el.querySelector('.tool-output .gutter')!.textContent!.split('\n');
+    expect(numbers.length).toBeGreaterThan(0);
+    expect(numbers[0]).toBe(String(tur(call).file.startLine));
+    expect(Number(numbers[numbers.length - 1])).toBe(tur(call).file.startLine + numbers.length - 1);
     expect(text(el.querySelector('.tool-summary'))).toContain(call.input.file_path as string);
   });
 
@@ -86,10 +87,9 @@ describe('Read', () => {
     const parsed = parseNumberedLines(call.result!.content as string)!;
     expect(parsed).toBeDefined();
     const el = render(call);
-    const lines = el.querySelectorAll('.tool-output .line');
-    expect(lines[0].getAttribute('data-ln')).toBe(String(parsed.numbers[0]));
+    expect(el.querySelector('.tool-output .gutter')!.textContent!.split('\n')[0]).toBe(String(parsed.numbers[0]));
     // The numbers are not part of the code text.
-    expect(lines[0].textContent).toBe(parsed.code.split('\n')[0]);
+    expect(el.querySelector('.tool-output .src')!.textContent!.split('\n')[0]).toBe(parsed.code.split('\n')[0]);
   });
 
   it('highlights by the file extension', () => {
