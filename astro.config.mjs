@@ -11,7 +11,7 @@ export default defineConfig({
   site: config.site,
   base: config.base,
   trailingSlash: 'always',
-  build: { format: 'directory' },
+  build: { format: 'directory', concurrency: 4 },
   integrations: [mdx(), pagefindIntegration()],
   cacheDir: astroCacheDir(process.cwd()),
   devToolbar: { enabled: false },

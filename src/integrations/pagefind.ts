@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, readdir, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
+// Imported up front: a dynamic import inside a hook goes through Vite's module runner, which
+// Astro may already have closed by the time `astro:build:done` runs.
+import * as pagefind from 'pagefind';
+import { copyTree, listFiles, mapLimit } from '../lib/fs/parallel.js';
 
 /**
  * Builds the pagefind search index after Astro has written the site, through
@@ -29,11 +33,10 @@ export function pagefindIntegration(): AstroIntegration {
         const digest = await htmlDigest(outDir);
         const cached = join(cacheDir, digest);
         if (existsSync(join(cached, 'pagefind-entry.json'))) {
-          await cp(cached, target, { recursive: true });
+          await copyTree(cached, target);
           logger.info(`pages unchanged; reused the search index in ${((performance.now() - started) / 1000).toFixed(1)}s`);
           return;
         }
-        const pagefind = await import('pagefind');
         const { index, errors } = await pagefind.createIndex({
           // Only the marked content of each page is indexed; chrome and abandoned branches are not.
           excludeSelectors: ['[data-branch="abandoned"]', 'nav', 'header.site', 'footer.site'],
@@ -49,7 +52,7 @@ export function pagefindIntegration(): AstroIntegration {
           await pagefind.close();
         }
         await rm(cacheDir, { recursive: true, force: true });
-        await cp(target, cached, { recursive: true });
+        await copyTree(target, cached);
       },
     },
   };
@@ -61,10 +64,9 @@ async function htmlDigest(outDir: string): Promise<string> {
   // pagefind exports only its entry point; its package.json sits one folder above lib/.
   const entry = fileURLToPath(import.meta.resolve('pagefind'));
   hash.update(JSON.parse(await readFile(join(dirname(entry), '..', 'package.json'), 'utf8')).version);
-  const files = (await readdir(outDir, { recursive: true, withFileTypes: true }))
-    .filter((e) => e.isFile() && e.name.endsWith('.html'))
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
-  for (const f of files) hash.update(f.slice(outDir.length)).update('\0').update(await readFile(f));
+  const files = await listFiles(outDir, (name) => name.endsWith('.html'));
+  // Pages are read and hashed many at a time, then combined in path order.
+  const digests = await mapLimit(files, 16, async (f) => createHash('sha256').update(await readFile(f)).digest('hex'));
+  files.forEach((f, i) => hash.update(f.slice(outDir.length)).update('\0').update(digests[i]));
   return hash.digest('hex').slice(0, 24);
 }

@@ -14,7 +14,7 @@ import {
   type SessionEntryData,
 } from '../lib/site/build-entries.js';
 import { renderCacheRoot } from '../lib/site/page-data.js';
-import { processSession, type SessionJob } from '../lib/site/process-session.js';
+import { processSession, type SessionJob, type SessionJobResult } from '../lib/site/process-session.js';
 import { createSessionPool } from '../lib/site/worker-pool.js';
 import { pipelineFingerprint } from '../lib/site/fingerprint.js';
 import type { SessionpressConfig } from '../schemas/config.js';
@@ -54,8 +54,16 @@ export function sessionsLoader(config: SessionpressConfig): Loader {
   };
 }
 
+/** A session file with nothing to show, remembered so an unchanged one is not read again. */
+interface SkippedRecord {
+  digest: string;
+  reason: 'empty' | 'metadata-only';
+  sourceFile: string;
+  diagnostics: Diagnostic[];
+}
+
 async function syncSessions(context: LoaderContext, config: SessionpressConfig): Promise<void> {
-  const { store, logger, generateDigest } = context;
+  const { store, logger, generateDigest, meta } = context;
   const started = performance.now();
   const root = config.sourceDir;
   const projectRoot = fileURLToPath(context.config.root);
@@ -76,6 +84,9 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
   const totals = { sessions: 0, reused: 0, skipped: 0, messages: 0, toolCalls: 0, badLines: 0, problems: 0, redactions: 0, bytes: 0 };
   const claimed = new Set<string>();
   const jobs: Array<{ id: string; job: SessionJob; digest: string }> = [];
+  // Empty and metadata-only files have no entry; the meta store remembers them (redacted, like entries).
+  const skippedBefore = JSON.parse(meta.get('skipped') ?? '{}') as Record<string, SkippedRecord>;
+  const skippedNow: Record<string, SkippedRecord> = {};
 
   for (const source of layout.sessions) {
     const siblingAgents = owners.get(source.sessionId) ?? [];
@@ -95,6 +106,12 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
       totals.reused++;
       continue;
     }
+    const skipped = skippedBefore[id];
+    if (!existing && skipped?.digest === digest) {
+      skippedNow[id] = skipped;
+      noteSkipped(skipped, source);
+      continue;
+    }
     jobs.push({ id, digest, job: { source, projectRoot, root, siblingAgents, cacheRoot, cacheKey: digest, projectSlug, redaction: config.redaction, render } });
   }
 
@@ -104,15 +121,18 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
   if (jobs.length) logger.info(`processing ${jobs.length} session${jobs.length === 1 ? '' : 's'} (${(jobBytes / 1e6).toFixed(1)} MB)${pool ? ` on ${pool.size} threads` : ''}`);
   let done = 0;
   let lastProgress = performance.now();
-  const results = await Promise.all(
-    jobs.map(async ({ job }) => {
-      const result = await (pool ? pool.run(job) : processSession(job));
+  // Largest sessions first: a big one started last would leave one thread working alone at the end.
+  const order = jobs.map((_, i) => i).sort((a, b) => jobs[b].job.source.size - jobs[a].job.source.size || a - b);
+  const results: SessionJobResult[] = new Array(jobs.length);
+  await Promise.all(
+    order.map(async (i) => {
+      const { job } = jobs[i];
+      results[i] = await (pool ? pool.run(job) : processSession(job));
       done++;
       if (performance.now() - lastProgress > 2000) {
         lastProgress = performance.now();
         logger.info(`sessions ${done}/${jobs.length} processed`);
       }
-      return result;
     }),
   ).finally(() => pool?.close());
 
@@ -121,9 +141,9 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
     const result = results[i];
     totals.bytes += result.bytes;
     if (!result.ok) {
-      totals.skipped++;
-      report({ diagnostics: { sourceFile: job.source.relPath, items: result.diagnostics } }, job.source);
-      logger.info(`skipped ${job.source.relPath}: ${result.reason === 'empty' ? 'empty file' : 'metadata only, no conversation'}`);
+      const record: SkippedRecord = { digest, reason: result.reason, sourceFile: result.sourceFile, diagnostics: result.diagnostics };
+      skippedNow[id] = record;
+      noteSkipped(record, job.source);
       store.delete(id);
       continue;
     }
@@ -138,6 +158,7 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
     totals.redactions += result.data.redactions.reduce((n, f) => n + f.count, 0);
   }
   for (const id of untouched) store.delete(id);
+  meta.set('skipped', JSON.stringify(skippedNow));
   await cache.prune(keep);
   for (const p of layout.agentPaths) {
     if (!claimed.has(p)) logger.warn(`${toPosix(relative(root, p))}: agent file whose session is not in the source; not shown`);
@@ -147,6 +168,12 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
     `${totals.sessions} sessions (${totals.reused} unchanged, ${totals.skipped} skipped), ${totals.messages} messages, ${totals.toolCalls} tool calls, ` +
       `${totals.badLines} bad lines, ${totals.problems} other problems, ${totals.redactions} redactions, ${(totals.bytes / 1e6).toFixed(1)} MB read in ${secs}s`,
   );
+
+  function noteSkipped(record: SkippedRecord, source: SessionSource): void {
+    totals.skipped++;
+    report({ diagnostics: { sourceFile: record.sourceFile, items: record.diagnostics } }, source);
+    logger.info(`skipped ${source.relPath}: ${record.reason === 'empty' ? 'empty file' : 'metadata only, no conversation'}`);
+  }
 
   /** Logs a session's problems with the real path of its file (the stored copy names it redacted). */
   function report(data: { diagnostics: { sourceFile: string; items: Diagnostic[] } }, source: SessionSource): void {

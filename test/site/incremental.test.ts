@@ -14,14 +14,20 @@ describe('incremental builds', () => {
     const env = { SESSIONPRESS_SOURCE: source };
     const sessions = listFiles(source).filter((f) => f.endsWith('.jsonl') && !/agent-/.test(f));
     const n = sessions.length;
+    // A file with no conversation (only a summary line) gets no page, and is not read again while unchanged.
+    const project = readdirSync(source).find((d) => !d.startsWith('.'))!;
+    writeFileSync(join(source, project, 'metadata-only-session.jsonl'), `${JSON.stringify({ type: 'summary', summary: 'Only a title', leafUuid: 'nowhere' })}\n`);
 
     const cold = await buildSite(out, env);
     expect(cold.code, cold.log.slice(-2000)).toBe(0);
-    expect(cold.log).toMatch(new RegExp(`${n} sessions \\(0 unchanged`));
+    expect(cold.log).toMatch(new RegExp(`${n} sessions \\(0 unchanged, 1 skipped`));
+    expect(cold.log).toMatch(new RegExp(`processing ${n + 1} sessions`));
 
     const warm = await buildSite(out, env);
     expect(warm.code).toBe(0);
-    expect(warm.log).toMatch(new RegExp(`${n} sessions \\(${n} unchanged`));
+    expect(warm.log).toMatch(new RegExp(`${n} sessions \\(${n} unchanged, 1 skipped`));
+    expect(warm.log).not.toMatch(/processing \d+ session/);
+    expect(warm.log).toMatch(/skipped .*metadata-only-session\.jsonl: metadata only/);
 
     // Change one prompt's text: only that session is processed again, and the page shows the change.
     // Change one human prompt's text: only that session is processed again, and the page shows the change.

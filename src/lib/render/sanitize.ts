@@ -83,7 +83,8 @@ function transform(tagName: string, attribs: Attributes): { tagName: string; att
   return { tagName, attribs: a };
 }
 
-const OPTIONS: IOptions = {
+// `allowedEmptyAttributes` exists in sanitize-html 2.12+ but not yet in its type definitions.
+const OPTIONS: IOptions & { allowedEmptyAttributes: string[] } = {
   allowedTags: ALLOWED_TAGS,
   allowedAttributes: { '*': GLOBAL_ATTR, ...TAG_ATTR },
   allowedSchemes: ['http', 'https', 'mailto'],

@@ -25,7 +25,15 @@ export interface SessionJob {
 
 export type SessionJobResult =
   | { ok: true; data: SessionEntryData; bytes: number; ms: number; filePath?: string }
-  | { ok: false; reason: 'empty' | 'metadata-only'; diagnostics: Diagnostic[]; bytes: number; ms: number };
+  | {
+      ok: false;
+      reason: 'empty' | 'metadata-only';
+      /** Already redacted, file names included, like a stored entry's; `sourceFile` is how they name the session file. */
+      diagnostics: Diagnostic[];
+      sourceFile: string;
+      bytes: number;
+      ms: number;
+    };
 
 /**
  * Reads, redacts, models and renders one session, writes its pages to the
@@ -39,8 +47,9 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
   const redactor = createRedactor({ ...job.redaction, usernames: usernamesFromFolder(source.projectFolder) });
   const loaded = await loadSession(source, job.root, new Map([[source.sessionId, job.siblingAgents]]), redactor);
   if (!loaded.result.ok) {
-    const diagnostics = loaded.result.diagnostics.map((d) => ({ ...d, reason: redactor.redactText(d.reason) }));
-    return { ok: false, reason: loaded.result.reason, diagnostics, bytes: loaded.bytes, ms: performance.now() - started };
+    const diagnostics = loaded.result.diagnostics.map((d) => ({ ...d, file: redactor.redactText(d.file), reason: redactor.redactText(d.reason) }));
+    const sourceFile = redactor.redactText(source.relPath);
+    return { ok: false, reason: loaded.result.reason, diagnostics, sourceFile, bytes: loaded.bytes, ms: performance.now() - started };
   }
   const session = loaded.result.session;
   const rendered = await renderSession(session, job.render);

@@ -1,0 +1,42 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { copyTree, listFiles, mapLimit } from '../../../src/lib/fs/parallel.js';
+
+describe('mapLimit', () => {
+  it('keeps the order of the input and never runs more than the limit at once', async () => {
+    let running = 0;
+    let most = 0;
+    const out = await mapLimit([5, 1, 4, 2, 3, 0, 6], 3, async (n, i) => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((r) => setTimeout(r, n * 3));
+      running--;
+      return `${i}:${n}`;
+    });
+    expect(out).toEqual(['0:5', '1:1', '2:4', '3:2', '4:3', '5:0', '6:6']);
+    expect(most).toBe(3);
+  });
+
+  it('passes a failure on', async () => {
+    await expect(mapLimit([1, 2], 2, async (n) => {
+      if (n === 2) throw new Error('two');
+      return n;
+    })).rejects.toThrow('two');
+  });
+});
+
+describe('copyTree', () => {
+  it('copies every file, nested folders included, byte for byte', async () => {
+    const from = mkdtempSync(join(tmpdir(), 'sp-copy-from-'));
+    mkdirSync(join(from, 'a', 'b'), { recursive: true });
+    writeFileSync(join(from, 'top.json'), '{"x":1}');
+    writeFileSync(join(from, 'a', 'b', 'deep.bin'), Buffer.from([0, 1, 2, 255]));
+    const to = join(mkdtempSync(join(tmpdir(), 'sp-copy-to-')), 'out');
+    await copyTree(from, to);
+    expect((await listFiles(to)).map((f) => relative(to, f))).toEqual(['a/b/deep.bin', 'top.json']);
+    expect([...readFileSync(join(to, 'a', 'b', 'deep.bin'))]).toEqual([0, 1, 2, 255]);
+    expect(readFileSync(join(to, 'top.json'), 'utf8')).toBe('{"x":1}');
+  });
+});
