@@ -24,6 +24,8 @@ interface BuildFigures {
   peakRssMb: number;
   pagefindMs?: number;
   loaderMs?: number;
+  /** Astro writing the pages (the "generating static routes" step). */
+  pagesMs?: number;
   distMb: number;
   indexMb: number;
 }
@@ -79,11 +81,12 @@ async function main(): Promise<void> {
   const changed = await touchOneSession(source);
   figures.push(await build(`rebuild, one session changed (${changed})`, env, dist));
 
-  console.log('\n| build | wall | peak RSS | loader | pagefind | dist | index |');
-  console.log('|---|---|---|---|---|---|---|');
+  const secs = (ms: number | undefined) => (ms !== undefined ? `${(ms / 1000).toFixed(1)} s` : '?');
+  console.log('\n| build | wall | peak RSS | loader | pages | pagefind | dist | index |');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const f of figures) {
     console.log(
-      `| ${f.label} | ${(f.wallMs / 1000).toFixed(1)} s | ${f.peakRssMb.toFixed(0)} MB | ${f.loaderMs !== undefined ? `${(f.loaderMs / 1000).toFixed(1)} s` : '?'} | ${f.pagefindMs !== undefined ? `${(f.pagefindMs / 1000).toFixed(1)} s` : '?'} | ${f.distMb.toFixed(1)} MB | ${f.indexMb.toFixed(1)} MB |`,
+      `| ${f.label} | ${secs(f.wallMs)} | ${f.peakRssMb.toFixed(0)} MB | ${secs(f.loaderMs)} | ${secs(f.pagesMs)} | ${secs(f.pagefindMs)} | ${f.distMb.toFixed(1)} MB | ${f.indexMb.toFixed(1)} MB |`,
     );
   }
   const ratio = figures[0].distMb / (input.bytes / 1e6);
@@ -117,6 +120,8 @@ async function build(label: string, extraEnv: Record<string, string>, dist: stri
   }
   const pf = /(?:indexed \d+ pages|reused the search index) in ([\d.]+)s/.exec(log);
   const loader = /MB read in ([\d.]+)s/.exec(log);
+  // Astro's own summary line of the page-writing step: `12:00:00 ✓ Completed in 2.53s.`
+  const pages = /generating static routes[\s\S]*?✓ Completed in ([\d.]+)s\./.exec(log);
   const distSize = await folderBytes(dist);
   const indexSize = existsSync(join(dist, 'pagefind')) ? await folderBytes(join(dist, 'pagefind')) : { bytes: 0 };
   const f: BuildFigures = {
@@ -125,6 +130,7 @@ async function build(label: string, extraEnv: Record<string, string>, dist: stri
     peakRssMb: peak / 1024,
     pagefindMs: pf ? Number(pf[1]) * 1000 : undefined,
     loaderMs: loader ? Number(loader[1]) * 1000 : undefined,
+    pagesMs: pages ? Number(pages[1]) * 1000 : undefined,
     distMb: distSize.bytes / 1e6,
     indexMb: indexSize.bytes / 1e6,
   };

@@ -37,6 +37,7 @@ export function pagefindIntegration(): AstroIntegration {
           logger.info(`pages unchanged; reused the search index in ${((performance.now() - started) / 1000).toFixed(1)}s`);
           return;
         }
+        logger.info('building the search index…');
         const { index, errors } = await pagefind.createIndex({
           // Only the marked content of each page is indexed; chrome and abandoned branches are not.
           excludeSelectors: ['[data-branch="abandoned"]', 'nav', 'header.site', 'footer.site'],
