@@ -12,7 +12,7 @@ export default defineConfig({
   base: config.base,
   trailingSlash: 'always',
   build: { format: 'directory', concurrency: 4 },
-  integrations: [mdx(), pagefindIntegration()],
+  integrations: [mdx(), pagefindIntegration({ shardBytes: config.search.shardSizeMB * 1e6 })],
   cacheDir: astroCacheDir(process.cwd()),
   devToolbar: { enabled: false },
 });

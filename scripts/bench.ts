@@ -118,12 +118,14 @@ async function build(label: string, extraEnv: Record<string, string>, dist: stri
     console.log(log.slice(-4000));
     throw new Error(`${label}: build failed with exit code ${code}`);
   }
-  const pf = /(?:indexed \d+ pages|reused the search index) in ([\d.]+)s/.exec(log);
+  const pf = /\[sessionpress-pagefind\] (?:indexed|pages unchanged)[^\n]* in ([\d.]+)s/.exec(log);
   const loader = /MB read in ([\d.]+)s/.exec(log);
   // Astro's own summary line of the page-writing step: `12:00:00 ✓ Completed in 2.53s.`
   const pages = /generating static routes[\s\S]*?✓ Completed in ([\d.]+)s\./.exec(log);
   const distSize = await folderBytes(dist);
-  const indexSize = existsSync(join(dist, 'pagefind')) ? await folderBytes(join(dist, 'pagefind')) : { bytes: 0 };
+  // Every shard's bundle: pagefind/, pagefind-2/, …
+  let indexBytes = 0;
+  for (const name of await readdir(dist)) if (/^pagefind(-\d+)?$/.test(name)) indexBytes += (await folderBytes(join(dist, name))).bytes;
   const f: BuildFigures = {
     label,
     wallMs,
@@ -132,7 +134,7 @@ async function build(label: string, extraEnv: Record<string, string>, dist: stri
     loaderMs: loader ? Number(loader[1]) * 1000 : undefined,
     pagesMs: pages ? Number(pages[1]) * 1000 : undefined,
     distMb: distSize.bytes / 1e6,
-    indexMb: indexSize.bytes / 1e6,
+    indexMb: indexBytes / 1e6,
   };
   console.log(`${(wallMs / 1000).toFixed(1)} s, peak ${f.peakRssMb.toFixed(0)} MB`);
   return f;

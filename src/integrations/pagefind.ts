@@ -1,24 +1,42 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AstroIntegration } from 'astro';
+import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 // Imported up front: a dynamic import inside a hook goes through Vite's module runner, which
 // Astro may already have closed by the time `astro:build:done` runs.
 import * as pagefind from 'pagefind';
 import { copyTree, listFiles, mapLimit } from '../lib/fs/parallel.js';
+import { bundleDir, fragmentDates, SEARCH_BODY_ATTR, SEARCH_MANIFEST, shardCount, shardOf, type SearchManifest } from '../lib/search/shards.js';
+
+export interface PagefindIntegrationOptions {
+  /** About this much searchable HTML goes into one index shard (see src/lib/search/shards.ts). */
+  shardBytes: number;
+}
+
+interface SearchPage {
+  path: string;
+  /** Path relative to the site root, with `/`: what pagefind turns into the page's URL. */
+  rel: string;
+  bytes: number;
+  sha: string;
+}
+
+/** Only the marked content of each page is indexed; chrome and abandoned branches are not. */
+const EXCLUDE_SELECTORS = ['[data-branch="abandoned"]', 'nav', 'header.site', 'footer.site'];
 
 /**
  * Builds the pagefind search index after Astro has written the site, through
  * pagefind's Node API. Every response's `errors` is checked: an index that
  * failed to build fails the build instead of shipping a silently empty search.
  *
- * pagefind has no incremental mode, so the index of the last build is kept in
- * Astro's cache folder with a digest of every page it indexed; when a rebuild
- * produced the very same pages, that index is copied back instead of rebuilt.
+ * Large sites are indexed in shards, one at a time (memory stays at one
+ * shard's worth), and each shard is kept in Astro's cache folder under a
+ * digest of its pages: a rebuild re-indexes only the shards whose pages
+ * changed, and copies the others back.
  */
-export function pagefindIntegration(): AstroIntegration {
+export function pagefindIntegration(options: PagefindIntegrationOptions): AstroIntegration {
   let cacheDir = '';
   return {
     name: 'sessionpress-pagefind',
@@ -28,46 +46,110 @@ export function pagefindIntegration(): AstroIntegration {
       },
       'astro:build:done': async ({ dir, logger }) => {
         const started = performance.now();
-        const outDir = fileURLToPath(dir).replace(/\/$/, '');
-        const target = join(outDir, 'pagefind');
-        const digest = await htmlDigest(outDir);
-        const cached = join(cacheDir, digest);
-        if (existsSync(join(cached, 'pagefind-entry.json'))) {
-          await copyTree(cached, target);
-          logger.info(`pages unchanged; reused the search index in ${((performance.now() - started) / 1000).toFixed(1)}s`);
-          return;
-        }
-        logger.info('building the search index…');
-        const { index, errors } = await pagefind.createIndex({
-          // Only the marked content of each page is indexed; chrome and abandoned branches are not.
-          excludeSelectors: ['[data-branch="abandoned"]', 'nav', 'header.site', 'footer.site'],
-        });
+        const outDir = fileURLToPath(dir).replace(/[\\/]$/, '');
+        const version = await pagefindVersion();
+        const pages = await searchablePages(outDir);
+        const total = pages.reduce((n, p) => n + p.bytes, 0);
+        const count = shardCount(total, options.shardBytes);
+        const groups = Array.from({ length: count }, () => [] as SearchPage[]);
+        for (const p of pages) groups[shardOf(p.rel, count)].push(p);
+        // A site with nothing searchable still gets one (empty) bundle, so the search box says "no results".
+        const shards = groups.filter((g, i) => g.length > 0 || i === 0);
+
+        const manifest: SearchManifest = { shards: [], dates: {} };
+        const digests = shards.map((list) =>
+          createHash('sha256').update(JSON.stringify([version, count, EXCLUDE_SELECTORS, list.map((p) => [p.rel, p.sha])])).digest('hex').slice(0, 24),
+        );
+        const stale = shards.filter((_, i) => !existsSync(join(cacheDir, digests[i], 'bundle', 'pagefind-entry.json')));
+        if (stale.length) logger.info(`building the search index (${pages.length} pages, ${(total / 1e6).toFixed(1)} MB${count > 1 ? `, ${stale.length} of ${shards.length} shards` : ''})…`);
         try {
-          if (!index || errors.length) throw new Error(`pagefind could not start: ${errors.join('; ')}`);
-          const added = await index.addDirectory({ path: outDir });
-          if (added.errors.length) throw new Error(`pagefind failed to index ${outDir}: ${added.errors.join('; ')}`);
-          const written = await index.writeFiles({ outputPath: target });
-          if (written.errors.length) throw new Error(`pagefind failed to write its index: ${written.errors.join('; ')}`);
-          logger.info(`indexed ${added.page_count} pages in ${((performance.now() - started) / 1000).toFixed(1)}s`);
+          // Two shards at a time: pagefind adds one page at a time per index, so two keep both cores
+          // busy, and memory stays at two shards' worth.
+          await mapLimit(shards, 2, async (list, i) => {
+            const cached = join(cacheDir, digests[i]);
+            const target = join(outDir, bundleDir(i));
+            if (existsSync(join(cached, 'bundle', 'pagefind-entry.json'))) {
+              await copyTree(join(cached, 'bundle'), target);
+              return;
+            }
+            await indexShard(outDir, list, target, logger);
+            await rm(cached, { recursive: true, force: true });
+            await copyTree(target, join(cached, 'bundle'));
+            await writeFile(join(cached, 'dates.json'), JSON.stringify(shards.length > 1 ? await fragmentDates(target) : {}));
+          });
         } finally {
           await pagefind.close();
         }
-        await rm(cacheDir, { recursive: true, force: true });
-        await copyTree(target, cached);
+        for (const [i, digest] of digests.entries()) {
+          if (i > 0) manifest.shards.push(`${bundleDir(i)}/`);
+          if (shards.length > 1) Object.assign(manifest.dates, JSON.parse(await readFile(join(cacheDir, digest, 'dates.json'), 'utf8')));
+        }
+        const keep = new Set(digests);
+        const built = stale.length;
+        const indexed = stale.reduce((n, list) => n + list.length, 0);
+        await writeFile(join(outDir, bundleDir(0), SEARCH_MANIFEST), JSON.stringify(manifest));
+        // The cache keeps the shards of this build only.
+        if (existsSync(cacheDir)) for (const name of await readdir(cacheDir)) if (!keep.has(name)) await rm(join(cacheDir, name), { recursive: true, force: true });
+
+        const secs = ((performance.now() - started) / 1000).toFixed(1);
+        const of = shards.length > 1 ? ` in ${shards.length} shards` : '';
+        if (!built) logger.info(`pages unchanged; reused the search index${of} in ${secs}s`);
+        else logger.info(`indexed ${indexed} of ${pages.length} pages${of} (${built} rebuilt, ${shards.length - built} reused) in ${secs}s`);
       },
     },
   };
 }
 
-/** A digest of pagefind's version and every HTML page of the site, by path and content, in a stable order. */
-async function htmlDigest(outDir: string): Promise<string> {
-  const hash = createHash('sha256');
+/** The pages pagefind would index (those with `data-pagefind-body`), with their sizes and digests, in path order. */
+async function searchablePages(outDir: string): Promise<SearchPage[]> {
+  const files = await listFiles(outDir, (name) => name.endsWith('.html'));
+  const pages = await mapLimit(files, 16, async (path): Promise<SearchPage | undefined> => {
+    const buf = await readFile(path);
+    if (!buf.includes(SEARCH_BODY_ATTR)) return undefined;
+    return { path, rel: relative(outDir, path).split(sep).join('/'), bytes: buf.length, sha: createHash('sha256').update(buf).digest('hex') };
+  });
+  return pages.filter((p): p is SearchPage => !!p);
+}
+
+/** Page paths that can stand in a glob as they are: no glob syntax, nothing to escape. */
+const GLOB_SAFE = /^[A-Za-z0-9_/-][A-Za-z0-9._/-]*$/;
+
+/**
+ * Indexes one shard's pages into a bundle at `target`. pagefind reads the pages
+ * itself, in parallel, when given them as one glob of their exact paths (twice
+ * as fast as sending each page's text over to it); a page whose path would need
+ * escaping is sent as text instead. Every page must be indexed: a count that
+ * differs fails the build rather than leaving pages out of search.
+ */
+async function indexShard(outDir: string, list: SearchPage[], target: string, logger: AstroIntegrationLogger): Promise<void> {
+  const { index, errors } = await pagefind.createIndex({ excludeSelectors: EXCLUDE_SELECTORS });
+  if (!index || errors.length) throw new Error(`pagefind could not start: ${errors.join('; ')}`);
+  try {
+    const plain = list.filter((p) => GLOB_SAFE.test(p.rel));
+    if (plain.length) {
+      const added = await index.addDirectory({ path: outDir, glob: plain.length === 1 ? plain[0].rel : `{${plain.map((p) => p.rel).join(',')}}` });
+      if (added.errors.length) throw new Error(`pagefind failed to index ${outDir}: ${added.errors.join('; ')}`);
+      if (added.page_count !== plain.length) throw new Error(`pagefind indexed ${added.page_count} pages of ${plain.length} in ${outDir}`);
+    }
+    for (const p of list) {
+      if (GLOB_SAFE.test(p.rel)) continue;
+      const added = await index.addHTMLFile({ sourcePath: p.rel, content: await readFile(p.path, 'utf8') });
+      if (added.errors.length) throw new Error(`pagefind failed to index ${p.rel}: ${added.errors.join('; ')}`);
+    }
+    await rm(target, { recursive: true, force: true });
+    await mkdir(target, { recursive: true });
+    const written = await index.writeFiles({ outputPath: target });
+    if (written.errors.length) throw new Error(`pagefind failed to write its index: ${written.errors.join('; ')}`);
+    logger.debug(`indexed ${list.length} pages into ${target}`);
+  } finally {
+    // Frees the shard's index in the pagefind process before the next one is built.
+    await index.deleteIndex();
+  }
+}
+
+/** pagefind's version: part of every shard's digest, so an upgrade re-indexes. */
+async function pagefindVersion(): Promise<string> {
   // pagefind exports only its entry point; its package.json sits one folder above lib/.
   const entry = fileURLToPath(import.meta.resolve('pagefind'));
-  hash.update(JSON.parse(await readFile(join(dirname(entry), '..', 'package.json'), 'utf8')).version);
-  const files = await listFiles(outDir, (name) => name.endsWith('.html'));
-  // Pages are read and hashed many at a time, then combined in path order.
-  const digests = await mapLimit(files, 16, async (f) => createHash('sha256').update(await readFile(f)).digest('hex'));
-  files.forEach((f, i) => hash.update(f.slice(outDir.length)).update('\0').update(digests[i]));
-  return hash.digest('hex').slice(0, 24);
+  return JSON.parse(await readFile(join(dirname(entry), '..', 'package.json'), 'utf8')).version;
 }

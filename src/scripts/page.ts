@@ -97,21 +97,56 @@ function forwardToPage(id: string): void {
 }
 
 interface PagefindResult {
+  id: string;
   data(): Promise<{ url: string; meta: Record<string, string>; excerpt: string; sub_results?: Array<{ url: string; title: string; excerpt: string }> }>;
 }
-interface Pagefind {
-  search(q: string, opts?: Record<string, unknown>): Promise<{ results: PagefindResult[] }>;
-  debouncedSearch?(q: string): Promise<{ results: PagefindResult[] } | null>;
+interface PagefindModule {
+  search(q: string | null, opts?: Record<string, unknown>): Promise<{ results: PagefindResult[] }>;
   filters?(): Promise<Record<string, Record<string, number>>>;
-  options?(o: Record<string, unknown>): Promise<void>;
+  mergeIndex(path: string): Promise<void>;
+}
+/** What the build writes beside the primary bundle (see src/lib/search/shards.ts). */
+interface SearchManifest {
+  shards: string[];
+  dates: Record<string, string>;
+}
+interface Pagefind {
+  search(q: string | null, opts?: { filters?: Record<string, string>; sort?: Record<string, 'asc' | 'desc'> }): Promise<{ results: PagefindResult[] }>;
+  filters(): Promise<Record<string, Record<string, number>>>;
 }
 
 let pagefindPromise: Promise<Pagefind | undefined> | undefined;
 
-/** Loads pagefind once; in `npm run dev` there is no index yet and this says so. */
+/**
+ * Loads pagefind once, with every shard of a large site's index merged in; in
+ * `npm run dev` there is no index yet and this says so by returning undefined.
+ */
 export function loadPagefind(): Promise<Pagefind | undefined> {
   const base = document.body.dataset.base ?? '/';
-  pagefindPromise ??= import(/* @vite-ignore */ `${base}pagefind/pagefind.js`).catch(() => undefined) as Promise<Pagefind | undefined>;
+  pagefindPromise ??= (async () => {
+    const pf = (await import(/* @vite-ignore */ `${base}pagefind/pagefind.js`).catch(() => undefined)) as PagefindModule | undefined;
+    if (!pf) return undefined;
+    const manifest: SearchManifest = await fetch(`${base}pagefind/sessionpress-search.json`)
+      .then((r) => (r.ok ? r.json() : undefined))
+      .catch(() => undefined) ?? { shards: [], dates: {} };
+    for (const shard of manifest.shards) await pf.mergeIndex(`${base}${shard}`);
+    return {
+      async search(q, opts = {}) {
+        const res = await pf.search(q, opts);
+        const [key, dir] = Object.entries(opts.sort ?? {})[0] ?? [];
+        // pagefind orders the results of merged shards by score; a date order is restored here.
+        if (key === 'date' && manifest.shards.length) {
+          const d = (r: PagefindResult) => manifest.dates[r.id] ?? '';
+          const sign = dir === 'asc' ? 1 : -1;
+          res.results = [...res.results].sort((a, b) => (d(a) < d(b) ? -sign : d(a) > d(b) ? sign : 0));
+        }
+        return res;
+      },
+      async filters() {
+        return (await pf.filters?.()) ?? {};
+      },
+    };
+  })();
   return pagefindPromise;
 }
 

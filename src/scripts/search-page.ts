@@ -15,7 +15,7 @@ export async function initSearchPage(): Promise<void> {
     status.textContent = 'Search needs a built site: run `npm run build` then `npm run preview` (it does not work in `npm run dev`).';
     return;
   }
-  const available = (await pagefind.filters?.()) ?? {};
+  const available = await pagefind.filters();
   for (const name of FILTERS) {
     const values = Object.keys(available[name] ?? {}).sort();
     if (!values.length) continue;
@@ -44,14 +44,14 @@ export async function initSearchPage(): Promise<void> {
     for (const s of box!.querySelectorAll<HTMLSelectElement>('select[data-filter]')) if (s.value) filters[s.dataset.filter!] = s.value;
     const q = input!.value.trim();
     const [key, dir] = sort!.value.split(':');
-    const opts: Record<string, unknown> = { filters };
-    if (dir) opts.sort = { [key]: dir };
+    const opts: { filters: Record<string, string>; sort?: Record<string, 'asc' | 'desc'> } = { filters };
+    if (dir === 'asc' || dir === 'desc') opts.sort = { [key]: dir };
     if (!q && !Object.keys(filters).length) {
       list!.replaceChildren();
       status!.textContent = '';
       return;
     }
-    const res = await pagefind!.search(q || null as unknown as string, opts);
+    const res = await pagefind!.search(q || null, opts);
     if (mine !== seq) return;
     await renderResults(list!, res.results, 30, () => mine === seq);
     if (mine !== seq) return;

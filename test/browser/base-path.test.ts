@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,9 @@ import { searchAndLand, serveSampleSite, uniqueWord, type ServedSite } from './s
 /**
  * The samples published as a GitHub Pages project site: everything lives under
  * /sessionpress-demo/, and the server answers 404 to anything outside it, as
- * the user's own root site would.
+ * the user's own root site would. The search index is split into shards, as on
+ * a large site (a tiny shard size makes the few sample pages need several), so
+ * merging shards is tested under a base path too.
  */
 const BASE = '/sessionpress-demo';
 const SITE = 'https://example.github.io';
@@ -23,7 +26,9 @@ const notesDir = join(repoRoot, 'content', 'notes');
 const hasNotes = existsSync(notesDir) && readdirSync(notesDir, { recursive: true }).some((f) => /\.mdx?$/.test(String(f)));
 
 beforeAll(async () => {
-  site = await serveSampleSite('sp-base-', { SESSIONPRESS_BASE: BASE, SESSIONPRESS_SITE: SITE }, `${BASE}/`);
+  const config = join(mkdtempSync(join(tmpdir(), 'sp-base-config-')), 'sessionpress.config.json');
+  writeFileSync(config, JSON.stringify({ search: { shardSizeMB: 0.1 } }));
+  site = await serveSampleSite('sp-base-', { SESSIONPRESS_BASE: BASE, SESSIONPRESS_SITE: SITE, SESSIONPRESS_CONFIG: config }, `${BASE}/`);
   ({ out, server, browser, sessionPaths } = site);
 }, 600_000);
 
@@ -137,15 +142,64 @@ describe('the samples under a base path (GitHub Pages project site)', () => {
     const { page, failures } = await recordingPage();
     const pagefindRequests: string[] = [];
     page.on('request', (r) => {
-      if (r.url().includes('/pagefind/')) pagefindRequests.push(new URL(r.url()).pathname);
+      if (/\/pagefind(-\d+)?\//.test(r.url())) pagefindRequests.push(new URL(r.url()).pathname);
     });
     await page.goto(server.url);
-    const href = await searchAndLand(page, word, path, uuid);
+    const href = await searchAndLand(page, word, path, uuid, { firstHit: false });
     expect(href.startsWith(`${BASE}/${path}`), href).toBe(true);
     expect(pagefindRequests.length).toBeGreaterThan(0);
-    for (const p of pagefindRequests) expect(p.startsWith(`${BASE}/pagefind/`), p).toBe(true);
+    for (const p of pagefindRequests) expect(p, p).toMatch(new RegExp(`^${BASE}/pagefind(-\\d+)?/`));
+    // Every shard of the index was asked.
+    for (const shard of shardDirs()) expect(pagefindRequests.some((p) => p.startsWith(`${BASE}/${shard}/`)), shard).toBe(true);
     expect(failures).toEqual([]);
     expect(server.notFound).toEqual([]);
     await page.close();
   });
+
+  it('merges every shard of the search index: all filters, all pages, dates in order', async () => {
+    const shards = shardDirs();
+    expect(shards.length).toBeGreaterThan(1);
+    const manifest = JSON.parse(readFileSync(join(out, 'pagefind', 'sessionpress-search.json'), 'utf8'));
+    expect(manifest.shards).toEqual(shards.slice(1).map((d) => `${d}/`));
+    // What the site holds, read from its pages: the project filter of every searchable page (notes
+    // have one too), and each session's date.
+    const projectsInSite = listFiles(out)
+      .filter((f) => f.endsWith('.html'))
+      .map((f) => /data-pagefind-filter="project"[^>]*>([^<]+)</.exec(readFileSync(f, 'utf8'))?.[1])
+      .filter((p): p is string => !!p);
+    const sessions = sessionPaths
+      .filter((p) => !/\/\d+\/$/.test(p))
+      .map((p) => {
+        const html = readFileSync(join(out, p, 'index.html'), 'utf8');
+        return {
+          project: /data-pagefind-filter="project"[^>]*>([^<]+)</.exec(html)![1],
+          date: /data-pagefind-sort="date">([^<]+)</.exec(html)![1],
+        };
+      });
+    const { page, failures } = await recordingPage();
+    await page.goto(`${server.url}search/`);
+    const projectFilter = page.locator('select[data-filter="project"]');
+    await projectFilter.waitFor({ timeout: 15_000 });
+    const projects = (await projectFilter.locator('option').allTextContents()).slice(1).map((t) => t.replace(/ \(\d+\)$/, ''));
+    expect(projects.sort()).toEqual([...new Set(projectsInSite)].sort());
+    expect(projects.length).toBeGreaterThan(1);
+    // Newest first, across shards: every session, in date order.
+    await page.selectOption('[data-search-sort]', 'date:desc');
+    await page.selectOption('select[data-filter="project"]', projects[0]);
+    await page.selectOption('select[data-filter="project"]', '');
+    await page.fill('[data-search-page-input]', 'the');
+    const expected = sessions.filter((s) => s.date).map((s) => s.date).sort().reverse();
+    await expect
+      .poll(async () => (await page.locator('[data-search-page-results] > li .result-meta').allTextContents()).map((t) => t.split(' · ').pop()), { timeout: 15_000 })
+      .toEqual(expected);
+    expect(failures).toEqual([]);
+    await page.close();
+  });
 });
+
+/** The search bundles of the built site: `pagefind`, `pagefind-2`, … in order. */
+function shardDirs(): string[] {
+  return readdirSync(out)
+    .filter((d) => /^pagefind(-\d+)?$/.test(d))
+    .sort((a, b) => Number(a.split('-')[1] ?? 1) - Number(b.split('-')[1] ?? 1));
+}

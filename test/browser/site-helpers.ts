@@ -48,13 +48,17 @@ export function uniqueWord(out: string, sessionPaths: string[]): { word: string;
 /**
  * Types `word` into the search dialog (opened with `/`), clicks the first hit
  * and checks the browser lands on `path` with message `uuid` highlighted and in view.
- * Returns the href that was followed.
+ * Returns the href that was followed. With `firstHit: false` the hit on `path`
+ * is clicked wherever it is in the list (a sharded index ranks each shard's
+ * pages by that shard's statistics, so with tiny shards the order is not global).
  */
-export async function searchAndLand(page: Page, word: string, path: string, uuid: string): Promise<string> {
+export async function searchAndLand(page: Page, word: string, path: string, uuid: string, opts: { firstHit?: boolean } = {}): Promise<string> {
   await page.keyboard.press('/');
   await expect.poll(() => page.locator('[data-search-dialog]').evaluate((d) => (d as HTMLDialogElement).open), { timeout: 15_000 }).toBe(true);
   await page.fill('[data-search-input]', word);
-  const hit = page.locator('[data-search-results] a.result-hit').first();
+  const hits = page.locator('[data-search-results] a.result-hit');
+  await hits.first().waitFor();
+  const hit = opts.firstHit === false ? hits.filter({ has: page.locator(`xpath=self::*[contains(@href, "${path}#")]`) }).first() : hits.first();
   await hit.waitFor();
   const href = (await hit.getAttribute('href'))!;
   await hit.click();

@@ -1,0 +1,79 @@
+/**
+ * Splitting the search index into shards.
+ *
+ * pagefind builds an index in memory and has no incremental mode: on a large
+ * site one index took ~1.25 GB and every change re-indexed everything. The
+ * site's pages are therefore split into shards of about `shardBytes` of HTML,
+ * each indexed on its own (one at a time, so memory is bounded by one shard)
+ * and cached by a digest of its pages, so a change re-indexes one shard only.
+ * The browser merges the shards with pagefind's `mergeIndex`. A site smaller
+ * than one shard gets exactly one bundle, as before.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { mapLimit } from '../fs/parallel.js';
+
+/** The attribute that marks what pagefind indexes; pages without it are not searched. */
+export const SEARCH_BODY_ATTR = 'data-pagefind-body';
+
+/** The manifest beside the primary bundle that tells the browser which shards to merge. */
+export const SEARCH_MANIFEST = 'sessionpress-search.json';
+
+/** Never more shards than this, however large the site: each one costs the browser a few requests per query. */
+export const MAX_SHARDS = 16;
+
+export interface SearchManifest {
+  /** Bundle folders to merge into the primary one, relative to the site's base, e.g. `pagefind-2/`. */
+  shards: string[];
+  /**
+   * pagefind result id → the page's sort date, for sites with more than one shard:
+   * pagefind orders merged results by score, so a date-sorted search is re-sorted with these.
+   */
+  dates: Record<string, string>;
+}
+
+/** How many shards a site of `totalBytes` of searchable HTML gets. */
+export function shardCount(totalBytes: number, shardBytes: number): number {
+  if (!(shardBytes > 0) || totalBytes <= shardBytes) return 1;
+  return Math.min(MAX_SHARDS, Math.ceil(totalBytes / shardBytes));
+}
+
+/**
+ * The shard of a page, from its path relative to the site root. Every page of
+ * one session (`sessions/<project>/<id>/…`) lands in the same shard, so a changed
+ * session touches one shard; the hash keeps the assignment stable as sessions
+ * come and go (it changes only when the number of shards does).
+ */
+export function shardOf(relPath: string, shards: number): number {
+  if (shards <= 1) return 0;
+  const parts = relPath.split('/');
+  const key = parts[0] === 'sessions' && parts.length >= 4 ? parts.slice(0, 3).join('/') : relPath;
+  return createHash('sha256').update(key).digest().readUInt32BE(0) % shards;
+}
+
+/** The bundle folder of a shard, relative to the site root: `pagefind`, then `pagefind-2`, … */
+export function bundleDir(shard: number): string {
+  return shard === 0 ? 'pagefind' : `pagefind-${shard + 1}`;
+}
+
+/**
+ * Reads the sort date of every page in a written bundle from its fragments
+ * (gzip, a `pagefind_dcd` signature, then JSON with `meta.date`), keyed by the
+ * id pagefind gives results: the fragment's file name.
+ */
+export async function fragmentDates(bundlePath: string): Promise<Record<string, string>> {
+  const dir = join(bundlePath, 'fragment');
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.pf_fragment')).sort();
+  const dates = await mapLimit(names, 16, async (name) => {
+    const text = gunzipSync(await readFile(join(dir, name))).toString('utf8');
+    const json = JSON.parse(text.slice(text.indexOf('{'))) as { meta?: Record<string, string> };
+    return json.meta?.date;
+  });
+  const out: Record<string, string> = {};
+  names.forEach((name, i) => {
+    if (dates[i]) out[name.slice(0, -'.pf_fragment'.length)] = dates[i]!;
+  });
+  return out;
+}

@@ -1,0 +1,64 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as pagefind from 'pagefind';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bundleDir, fragmentDates, MAX_SHARDS, shardCount, shardOf } from '../../../src/lib/search/shards.js';
+
+describe('shardCount', () => {
+  it('keeps a site smaller than one shard in one bundle and splits a larger one by size', () => {
+    expect(shardCount(10e6, 32e6)).toBe(1);
+    expect(shardCount(32e6, 32e6)).toBe(1);
+    expect(shardCount(33e6, 32e6)).toBe(2);
+    expect(shardCount(105e6, 32e6)).toBe(4);
+    expect(shardCount(1e12, 32e6)).toBe(MAX_SHARDS);
+    expect(shardCount(5e6, 0)).toBe(1);
+  });
+});
+
+describe('shardOf', () => {
+  it('puts every page of one session in the same shard', () => {
+    for (let n = 2; n <= 8; n++) {
+      const first = shardOf('sessions/proj/abc-123/index.html', n);
+      expect(shardOf('sessions/proj/abc-123/2/index.html', n)).toBe(first);
+      expect(shardOf('sessions/proj/abc-123/17/index.html', n)).toBe(first);
+    }
+  });
+
+  it('is stable, in range, and spreads sessions over every shard', () => {
+    const n = 4;
+    const counts = new Array(n).fill(0);
+    for (let i = 0; i < 400; i++) {
+      const s = shardOf(`sessions/p${i % 7}/session-${i}/index.html`, n);
+      expect(s).toBe(shardOf(`sessions/p${i % 7}/session-${i}/index.html`, n));
+      counts[s]++;
+    }
+    // 400 sessions over 4 shards: none empty, none with more than twice its share.
+    for (const c of counts) expect(c).toBeGreaterThan(50);
+    for (const c of counts) expect(c).toBeLessThan(200);
+    expect(shardOf('notes/a/index.html', 1)).toBe(0);
+  });
+
+  it('names bundles pagefind, pagefind-2, …', () => {
+    expect([0, 1, 2].map(bundleDir)).toEqual(['pagefind', 'pagefind-2', 'pagefind-3']);
+  });
+});
+
+describe('fragmentDates', () => {
+  afterAll(() => pagefind.close());
+
+  it('reads each page’s date from a written bundle, keyed by the id pagefind gives its results', async () => {
+    const { index } = await pagefind.createIndex({});
+    const page = (title: string, date: string) =>
+      `<html><body><main data-pagefind-body><h1 data-pagefind-meta="title">${title}</h1><time data-pagefind-meta="date" data-pagefind-sort="date">${date}</time><p>words about ${title}</p></main></body></html>`;
+    await index!.addHTMLFile({ sourcePath: 'sessions/p/one/index.html', content: page('one', '2026-01-02 10:00 UTC') });
+    await index!.addHTMLFile({ sourcePath: 'sessions/p/two/index.html', content: page('two', '2025-12-31 23:59 UTC') });
+    await index!.addHTMLFile({ sourcePath: 'notes/n/index.html', content: '<html><body><main data-pagefind-body><h1>note</h1></main></body></html>' });
+    const out = join(mkdtempSync(join(tmpdir(), 'sp-shard-')), 'pagefind');
+    const written = await index!.writeFiles({ outputPath: out });
+    expect(written.errors).toEqual([]);
+    const dates = await fragmentDates(out);
+    expect(Object.values(dates).sort()).toEqual(['2025-12-31 23:59 UTC', '2026-01-02 10:00 UTC']);
+    for (const id of Object.keys(dates)) expect(id).toMatch(/^[a-z]+_[0-9a-f]+$/);
+  });
+});
