@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -21,18 +21,23 @@ let out = '';
 let server: ServedSite['server'];
 let browser: ServedSite['browser'];
 let sessionPaths: string[] = [];
+let configDir = '';
 /** Notes of the repository (MDX that may embed sample transcripts); the build publishes each. */
 const notesDir = join(repoRoot, 'content', 'notes');
 const hasNotes = existsSync(notesDir) && readdirSync(notesDir, { recursive: true }).some((f) => /\.mdx?$/.test(String(f)));
 
 beforeAll(async () => {
-  const config = join(mkdtempSync(join(tmpdir(), 'sp-base-config-')), 'sessionpress.config.json');
+  configDir = mkdtempSync(join(tmpdir(), 'sp-base-config-'));
+  const config = join(configDir, 'sessionpress.config.json');
   writeFileSync(config, JSON.stringify({ search: { shardSizeMB: 0.1 } }));
   site = await serveSampleSite('sp-base-', { SESSIONPRESS_BASE: BASE, SESSIONPRESS_SITE: SITE, SESSIONPRESS_CONFIG: config }, `${BASE}/`);
   ({ out, server, browser, sessionPaths } = site);
 }, 600_000);
 
-afterAll(() => site?.close());
+afterAll(async () => {
+  await site?.close();
+  if (configDir) rmSync(configDir, { recursive: true, force: true });
+});
 
 /** A page that records every failed response and request. */
 async function recordingPage(): Promise<{ page: Page; failures: string[] }> {

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverSources } from '../../src/lib/discover.js';
 import { assignSiblingAgents, loadSession } from '../../src/lib/pipeline.js';
 import { buildSite, listFiles, readAllText, type BuildRun } from '../helpers/build.js';
@@ -10,6 +10,11 @@ import { corpusRoot, repoRoot } from '../helpers/shared.js';
 /** The whole real corpus, built as a user would build ~/.claude/projects. */
 const out = mkdtempSync(join(tmpdir(), 'sp-corpus-'));
 let run: BuildRun;
+
+afterAll(() => {
+  rmSync(out, { recursive: true, force: true });
+  rmSync(`${out}-cache`, { recursive: true, force: true });
+});
 
 beforeAll(async () => {
   run = await buildSite(out, { SESSIONPRESS_SOURCE: corpusRoot });

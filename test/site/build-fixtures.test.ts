@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, listFiles, readAllText, type BuildRun } from '../helpers/build.js';
 import { fixturesRoot, loadExpect, repoRoot } from '../helpers/shared.js';
 
@@ -25,6 +25,11 @@ function sessionPage(sessionId: string): Document {
 function count(haystack: string, needle: string): number {
   return haystack.split(needle).length - 1;
 }
+
+afterAll(() => {
+  rmSync(out, { recursive: true, force: true });
+  rmSync(`${out}-cache`, { recursive: true, force: true });
+});
 
 beforeAll(async () => {
   run = await buildSite(out, { SESSIONPRESS_SOURCE: fixturesRoot });

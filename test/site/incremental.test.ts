@@ -65,5 +65,6 @@ describe('incremental builds', () => {
     expect(removed.log).toMatch(new RegExp(`${n - 1} sessions \\(${n - 1} unchanged`));
     expect(existsSync(join(out, 'index.html'))).toBe(true);
     expect(readdirSync(join(out, 'sessions')).length).toBeGreaterThan(0);
+    for (const dir of [source, out, `${out}-cache`]) rmSync(dir, { recursive: true, force: true });
   }, 300_000);
 });

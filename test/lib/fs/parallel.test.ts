@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,5 +38,6 @@ describe('copyTree', () => {
     expect((await listFiles(to)).map((f) => relative(to, f))).toEqual(['a/b/deep.bin', 'top.json']);
     expect([...readFileSync(join(to, 'a', 'b', 'deep.bin'))]).toEqual([0, 1, 2, 255]);
     expect(readFileSync(join(to, 'top.json'), 'utf8')).toBe('{"x":1}');
+    for (const dir of [from, join(to, '..')]) rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
@@ -60,5 +60,6 @@ describe('fragmentDates', () => {
     const dates = await fragmentDates(out);
     expect(Object.values(dates).sort()).toEqual(['2025-12-31 23:59 UTC', '2026-01-02 10:00 UTC']);
     for (const id of Object.keys(dates)) expect(id).toMatch(/^[a-z]+_[0-9a-f]+$/);
+    rmSync(join(out, '..'), { recursive: true, force: true });
   });
 });
