@@ -1,7 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { extname, join, relative } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { extname, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { toPosix } from '../discover.js';
+import { listFiles } from '../fs/parallel.js';
 import { createRedactor } from '../redact/redactor.js';
 import { scanText, type ScanFinding } from '../redact/scan.js';
 import type { RedactionOptions } from '../redact/types.js';
@@ -50,15 +51,6 @@ export async function scanDist(dir: string, options: RedactionOptions = {}): Pro
   return { files: groups.data.length + groups.code.length, findings };
 }
 
-async function listFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await listFiles(p)));
-    else if (entry.isFile()) out.push(p);
-  }
-  return out.sort();
-}
 
 /** The searchable text of a file, or undefined for binary files. */
 async function readText(path: string): Promise<string | undefined> {
