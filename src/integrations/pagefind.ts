@@ -53,15 +53,17 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
         const count = shardCount(total, options.shardBytes);
         const groups = Array.from({ length: count }, () => [] as SearchPage[]);
         for (const p of pages) groups[shardOf(p.rel, count)].push(p);
-        // A site with nothing searchable still gets one (empty) bundle, so the search box says "no results".
-        const shards = groups.filter((g, i) => g.length > 0 || i === 0);
+        // Bundles are numbered over the shards that have pages; a site with nothing searchable still
+        // gets one (empty) bundle, so the search box answers "no results" instead of failing.
+        const shards = groups.filter((g) => g.length > 0);
+        if (!shards.length) shards.push([]);
 
-        const manifest: SearchManifest = { shards: [], dates: {} };
+        const manifest: SearchManifest = { pages: pages.length, shards: [], dates: {} };
         const digests = shards.map((list) =>
           createHash('sha256').update(JSON.stringify([version, count, EXCLUDE_SELECTORS, list.map((p) => [p.rel, p.sha])])).digest('hex').slice(0, 24),
         );
         const stale = shards.filter((_, i) => !existsSync(join(cacheDir, digests[i], 'bundle', 'pagefind-entry.json')));
-        if (stale.length) logger.info(`building the search index (${pages.length} pages, ${(total / 1e6).toFixed(1)} MB${count > 1 ? `, ${stale.length} of ${shards.length} shards` : ''})…`);
+        if (stale.length) logger.info(`building the search index (${pages.length} pages, ${(total / 1e6).toFixed(1)} MB${shards.length > 1 ? `, ${stale.length} of ${shards.length} shards` : ''})…`);
         try {
           // Two shards at a time: pagefind adds one page at a time per index, so two keep both cores
           // busy, and memory stays at two shards' worth.
@@ -92,9 +94,9 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
         if (existsSync(cacheDir)) for (const name of await readdir(cacheDir)) if (!keep.has(name)) await rm(join(cacheDir, name), { recursive: true, force: true });
 
         const secs = ((performance.now() - started) / 1000).toFixed(1);
-        const of = shards.length > 1 ? ` in ${shards.length} shards` : '';
-        if (!built) logger.info(`pages unchanged; reused the search index${of} in ${secs}s`);
-        else logger.info(`indexed ${indexed} of ${pages.length} pages${of} (${built} rebuilt, ${shards.length - built} reused) in ${secs}s`);
+        if (!built) logger.info(`pages unchanged; reused the search index${shards.length > 1 ? ` (${shards.length} shards)` : ''} in ${secs}s`);
+        else if (shards.length === 1) logger.info(`indexed ${indexed} pages in ${secs}s`);
+        else logger.info(`indexed ${indexed} of ${pages.length} pages in ${secs}s: ${built} of ${shards.length} shards rebuilt, the others reused`);
       },
     },
   };

@@ -40,7 +40,7 @@ export const configSchema = z
         indexToolOutput: z.boolean().default(true),
         indexThinking: z.boolean().default(false),
         /** Searchable HTML per index shard: a large site is indexed, cached and rebuilt in shards of about this size. */
-        shardSizeMB: z.number().min(0.1, 'must be at least 0.1 (MB)').max(10_000).default(32),
+        shardSizeMB: z.number().min(0.01, 'must be at least 0.01 (MB)').max(10_000).default(32),
       })
       .strict()
       .default({ indexToolOutput: true, indexThinking: false, shardSizeMB: 32 }),

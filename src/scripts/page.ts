@@ -107,6 +107,7 @@ interface PagefindModule {
 }
 /** What the build writes beside the primary bundle (see src/lib/search/shards.ts). */
 interface SearchManifest {
+  pages: number;
   shards: string[];
   dates: Record<string, string>;
 }
@@ -128,10 +129,12 @@ export function loadPagefind(): Promise<Pagefind | undefined> {
     if (!pf) return undefined;
     const manifest: SearchManifest = await fetch(`${base}pagefind/sessionpress-search.json`)
       .then((r) => (r.ok ? r.json() : undefined))
-      .catch(() => undefined) ?? { shards: [], dates: {} };
+      .catch(() => undefined) ?? { pages: 1, shards: [], dates: {} };
     for (const shard of manifest.shards) await pf.mergeIndex(`${base}${shard}`);
     return {
       async search(q, opts = {}) {
+        // A site with nothing searchable has an empty index, which pagefind cannot open.
+        if (manifest.pages === 0) return { results: [] };
         const res = await pf.search(q, opts);
         const [key, dir] = Object.entries(opts.sort ?? {})[0] ?? [];
         // pagefind orders the results of merged shards by score; a date order is restored here.
@@ -143,6 +146,7 @@ export function loadPagefind(): Promise<Pagefind | undefined> {
         return res;
       },
       async filters() {
+        if (manifest.pages === 0) return {};
         return (await pf.filters?.()) ?? {};
       },
     };

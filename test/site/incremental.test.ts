@@ -2,16 +2,28 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSite, listFiles } from '../helpers/build.js';
+import { buildSite, listFiles, readAllText } from '../helpers/build.js';
 import { repoRoot } from '../helpers/shared.js';
 
-/** Rebuilds reuse every unchanged session and redo only what changed; removed files lose their pages. */
+/**
+ * Rebuilds reuse every unchanged session and redo only what changed; removed files lose their pages.
+ * The search index is built in shards here (a tiny shard size), so a change must rebuild the shard
+ * that holds the session and reuse the others.
+ */
 describe('incremental builds', () => {
   it('reprocesses only the changed session and drops deleted ones', async () => {
     const source = mkdtempSync(join(tmpdir(), 'sp-inc-src-'));
     cpSync(join(repoRoot, 'content', 'sessions'), source, { recursive: true });
     const out = mkdtempSync(join(tmpdir(), 'sp-inc-out-'));
-    const env = { SESSIONPRESS_SOURCE: source };
+    const config = join(mkdtempSync(join(tmpdir(), 'sp-inc-config-')), 'sessionpress.config.json');
+    writeFileSync(config, JSON.stringify({ search: { shardSizeMB: 0.01 } }));
+    const env = { SESSIONPRESS_SOURCE: source, SESSIONPRESS_CONFIG: config };
+    /** The text of every search bundle of the site (fragments decompressed). */
+    const searchText = () =>
+      readAllText(out)
+        .filter((f) => /[\\/]pagefind(-\d+)?[\\/]fragment[\\/]/.test(f.file))
+        .map((f) => f.text)
+        .join('\n');
     const sessions = listFiles(source).filter((f) => f.endsWith('.jsonl') && !/agent-/.test(f));
     const n = sessions.length;
     // A file with no conversation (only a summary line) gets no page, and is not read again while unchanged.
@@ -22,12 +34,16 @@ describe('incremental builds', () => {
     expect(cold.code, cold.log.slice(-2000)).toBe(0);
     expect(cold.log).toMatch(new RegExp(`${n} sessions \\(0 unchanged, 1 skipped`));
     expect(cold.log).toMatch(new RegExp(`processing ${n + 1} sessions`));
+    const shards = Number(/(\d+) of (\d+) shards rebuilt/.exec(cold.log)?.[2]);
+    expect(shards).toBeGreaterThan(1);
+    expect(cold.log).toContain(`${shards} of ${shards} shards rebuilt`);
 
     const warm = await buildSite(out, env);
     expect(warm.code).toBe(0);
     expect(warm.log).toMatch(new RegExp(`${n} sessions \\(${n} unchanged, 1 skipped`));
     expect(warm.log).not.toMatch(/processing \d+ session/);
     expect(warm.log).toMatch(/skipped .*metadata-only-session\.jsonl: metadata only/);
+    expect(warm.log).toContain(`reused the search index (${shards} shards)`);
 
     // Change one prompt's text: only that session is processed again, and the page shows the change.
     // Change one human prompt's text: only that session is processed again, and the page shows the change.
@@ -56,15 +72,23 @@ describe('incremental builds', () => {
     const id = target.split('/').pop()!.replace(/\.jsonl$/, '');
     const page = listFiles(join(out, 'sessions')).find((f) => f.endsWith(`${id}/index.html`))!;
     expect(readFileSync(page, 'utf8')).toContain(marker);
+    // Only the shard holding the session is indexed again, and search finds the new text.
+    expect(changed.log).toContain(`1 of ${shards} shards rebuilt`);
+    expect(searchText()).toContain(marker);
 
     // Delete a session: its page disappears, the others stay.
     rmSync(target);
     const removed = await buildSite(out, env);
     expect(removed.code).toBe(0);
     expect(listFiles(join(out, 'sessions')).some((f) => f.includes(id))).toBe(false);
+    // Nor is it found by search any more; the other sessions still are.
+    const afterRemoval = searchText();
+    expect(afterRemoval).not.toContain(id);
+    expect(afterRemoval).not.toContain(marker);
+    expect(afterRemoval.length).toBeGreaterThan(0);
     expect(removed.log).toMatch(new RegExp(`${n - 1} sessions \\(${n - 1} unchanged`));
     expect(existsSync(join(out, 'index.html'))).toBe(true);
     expect(readdirSync(join(out, 'sessions')).length).toBeGreaterThan(0);
-    for (const dir of [source, out, `${out}-cache`]) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [source, out, `${out}-cache`, join(config, '..')]) rmSync(dir, { recursive: true, force: true });
   }, 300_000);
 });

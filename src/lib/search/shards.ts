@@ -10,6 +10,7 @@
  * than one shard gets exactly one bundle, as before.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -25,6 +26,8 @@ export const SEARCH_MANIFEST = 'sessionpress-search.json';
 export const MAX_SHARDS = 16;
 
 export interface SearchManifest {
+  /** Pages in the index; 0 on a site with nothing to search (pagefind cannot open an empty index). */
+  pages: number;
   /** Bundle folders to merge into the primary one, relative to the site's base, e.g. `pagefind-2/`. */
   shards: string[];
   /**
@@ -65,6 +68,8 @@ export function bundleDir(shard: number): string {
  */
 export async function fragmentDates(bundlePath: string): Promise<Record<string, string>> {
   const dir = join(bundlePath, 'fragment');
+  // An index with no pages has no fragment folder.
+  if (!existsSync(dir)) return {};
   const names = (await readdir(dir)).filter((n) => n.endsWith('.pf_fragment')).sort();
   const dates = await mapLimit(names, 16, async (name) => {
     const text = gunzipSync(await readFile(join(dir, name))).toString('utf8');
