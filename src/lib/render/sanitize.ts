@@ -60,7 +60,9 @@ const ABSOLUTE_OR_PROTOCOL_RELATIVE = /^(?:[a-z][a-z0-9+.-]*:|[/\\]{2})/i;
 const URL_NOISE = /[\u0000-\u0020\u007f-\u009f]/g;
 
 function urlAllowed(value: string): boolean {
-  return ALLOWED_URI.test(value.replace(URL_NOISE, ''));
+  const v = value.replace(URL_NOISE, '');
+  // `//host` and `\\host` (browsers read `\` as `/`) name another host without a scheme.
+  return ALLOWED_URI.test(v) && !/^[/\\]{2}/.test(v);
 }
 
 /** Per-tag rules on top of the allow-lists: URLs, link rel, images, checkboxes and buttons. */

@@ -181,6 +181,43 @@ describe('sanitizer and escaping', () => {
     expect(srcs.filter(Boolean)).toEqual(['/assets/ok.png']);
   });
 
+  it('survives parser-differential (mutation XSS) and URL-obfuscation vectors', () => {
+    // Each is sanitised, then parsed the way a browser parses the page, and the tree is checked:
+    // the sanitiser's parser is not the browser's, so what matters is what the browser would build.
+    const vectors = [
+      '<noscript><p title="</noscript><img src=x onerror=alert(1)>">',
+      '<math><mi><mglyph><style><img src=x onerror=alert(1)></style></mglyph></mi></math>',
+      '<svg></p><style><a id="</style><img src=1 onerror=alert(1)>">',
+      '<form><math><mtext></form><form><mglyph><style></math><img src onerror=alert(1)>',
+      '<template><img src=x onerror=alert(1)></template>',
+      '<textarea><img src=x onerror=alert(1)></textarea>',
+      '<title><img src=x onerror=alert(1)></title>',
+      '<xmp><img src=x onerror=alert(1)></xmp>',
+      '<!--><img src=x onerror=alert(1)>-->',
+      '<![CDATA[><img src=x onerror=alert(1)>]]>',
+      '<a href="jav&#x09;ascript:alert(1)">t</a>',
+      '<a href=" &#14; javascript:alert(1)">t</a>',
+      '<a href="JaVaScRiPt&colon;alert(1)">t</a>',
+      '<a href="\\\\evil.example/x">t</a>',
+      '<img src="/\\evil.example/x.png">',
+      '<details open ontoggle=alert(1)><summary>s</summary></details>',
+      '<input type="image" src=x onerror=alert(1)>',
+      '<a href="#" style="position:fixed;inset:0">overlay</a>',
+    ];
+    for (const v of vectors) {
+      const out = sanitizeHtml(v);
+      const doc = parse(out);
+      const bad = doc.querySelector('script, style, iframe, svg, math, template, textarea, title, xmp, noscript, [onerror], [ontoggle], [style]');
+      expect(bad, `${v} → ${out}`).toBeNull();
+      // Links and images may only point into the site: no scheme, no protocol-relative host (`//`, `\\\\`, `/\\`).
+      const offSite = /^\s*(?:[a-z][a-z0-9+.-]*:|[/\\]{2})/i;
+      for (const a of doc.querySelectorAll('a[href]')) expect(a.getAttribute('href'), `${v} → ${out}`).not.toMatch(offSite);
+      for (const i of doc.querySelectorAll('img[src]')) expect(i.getAttribute('src'), `${v} → ${out}`).not.toMatch(offSite);
+      // Sanitising the output again changes nothing: what was kept is stable.
+      expect(sanitizeHtml(out), v).toBe(out);
+    }
+  });
+
   it('keeps what our renderers use', () => {
     const ok =
       '<article class="msg" id="m-1" data-uuid="1" data-kind="prompt" data-pagefind-weight="5"><details open><summary>s</summary><table><tr><td colspan="2">c</td></tr></table></details>' +
