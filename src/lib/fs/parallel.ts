@@ -1,4 +1,4 @@
-import { copyFile, mkdir, readdir } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
 /**
@@ -29,14 +29,25 @@ export async function listFiles(dir: string, filter: (name: string) => boolean =
 }
 
 /**
- * Copies a folder tree file by file, many at a time. `fs.cp` stats every entry
- * one after another and took 0.6 s for a 1,300-file search index; this takes a
- * fraction of that.
+ * Copies a folder tree file by file, many at a time. Files are hard-linked where
+ * the file system allows (the search index cache and the site share a disk), and
+ * copied where it does not; callers never write into a copy in place, and an
+ * existing destination file is removed first, so a link never ties two trees
+ * together for writing. `fs.cp` stats every entry one after another and took
+ * 0.6 s for a 1,300-file search index; this takes a small fraction of that.
  */
 export async function copyTree(from: string, to: string): Promise<void> {
   const files = await listFiles(from);
   const dirs = new Set(files.map((f) => join(to, relative(from, f), '..')));
   dirs.add(to);
   for (const d of [...dirs].sort()) await mkdir(d, { recursive: true });
-  await mapLimit(files, 16, (f) => copyFile(f, join(to, relative(from, f))));
+  await mapLimit(files, 16, async (f) => {
+    const dest = join(to, relative(from, f));
+    await rm(dest, { force: true });
+    try {
+      await link(f, dest);
+    } catch {
+      await copyFile(f, dest);
+    }
+  });
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,6 +38,15 @@ describe('copyTree', () => {
     expect((await listFiles(to)).map((f) => relative(to, f))).toEqual(['a/b/deep.bin', 'top.json']);
     expect([...readFileSync(join(to, 'a', 'b', 'deep.bin'))]).toEqual([0, 1, 2, 255]);
     expect(readFileSync(join(to, 'top.json'), 'utf8')).toBe('{"x":1}');
+    // Copying over an existing file replaces it rather than writing into it: a file linked to it
+    // elsewhere (an older cache entry) keeps its content.
+    rmSync(join(to, 'top.json'));
+    writeFileSync(join(to, 'top.json'), '{"old":1}');
+    const elsewhere = join(to, '..', 'elsewhere.json');
+    linkSync(join(to, 'top.json'), elsewhere);
+    await copyTree(from, to);
+    expect(readFileSync(join(to, 'top.json'), 'utf8')).toBe('{"x":1}');
+    expect(readFileSync(elsewhere, 'utf8')).toBe('{"old":1}');
     for (const dir of [from, join(to, '..')]) rmSync(dir, { recursive: true, force: true });
   });
 });
