@@ -62,7 +62,9 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
         const digests = shards.map((list) =>
           createHash('sha256').update(JSON.stringify([version, count, EXCLUDE_SELECTORS, list.map((p) => [p.rel, p.sha])])).digest('hex').slice(0, 24),
         );
-        const stale = shards.filter((_, i) => !existsSync(join(cacheDir, digests[i], 'bundle', 'pagefind-entry.json')));
+        // dates.json is written last: a shard whose build was cut short is built again.
+        const isCached = (digest: string) => existsSync(join(cacheDir, digest, 'dates.json'));
+        const stale = shards.filter((_, i) => !isCached(digests[i]));
         if (stale.length) logger.info(`building the search index (${pages.length} pages, ${(total / 1e6).toFixed(1)} MB${shards.length > 1 ? `, ${stale.length} of ${shards.length} shards` : ''})…`);
         try {
           // Two shards at a time: pagefind adds one page at a time per index, so two keep both cores
@@ -70,7 +72,7 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
           await mapLimit(shards, 2, async (list, i) => {
             const cached = join(cacheDir, digests[i]);
             const target = join(outDir, bundleDir(i));
-            if (existsSync(join(cached, 'bundle', 'pagefind-entry.json'))) {
+            if (isCached(digests[i])) {
               await copyTree(join(cached, 'bundle'), target);
               return;
             }
