@@ -121,7 +121,7 @@ async function build(label: string, extraEnv: Record<string, string>, dist: stri
   const pf = /\[sessionpress-pagefind\] (?:indexed|pages unchanged)[^\n]* in ([\d.]+)s/.exec(log);
   const loader = /MB read in ([\d.]+)s/.exec(log);
   // Astro's own summary line of the page-writing step: `12:00:00 ✓ Completed in 2.53s.`
-  const pages = /generating static routes[\s\S]*?✓ Completed in ([\d.]+)s\./.exec(log);
+  const pages = /generating static routes[\s\S]*?✓ Completed in ([\d.]+)(m?s)\./.exec(log);
   const distSize = await folderBytes(dist);
   // Every shard's bundle: pagefind/, pagefind-2/, …
   let indexBytes = 0;
@@ -132,7 +132,7 @@ async function build(label: string, extraEnv: Record<string, string>, dist: stri
     peakRssMb: peak / 1024,
     pagefindMs: pf ? Number(pf[1]) * 1000 : undefined,
     loaderMs: loader ? Number(loader[1]) * 1000 : undefined,
-    pagesMs: pages ? Number(pages[1]) * 1000 : undefined,
+    pagesMs: pages ? Number(pages[1]) * (pages[2] === 'ms' ? 1 : 1000) : undefined,
     distMb: distSize.bytes / 1e6,
     indexMb: indexBytes / 1e6,
   };
