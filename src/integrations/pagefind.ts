@@ -8,7 +8,8 @@ import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 // Astro may already have closed by the time `astro:build:done` runs.
 import * as pagefind from 'pagefind';
 import { copyTree, listFiles, mapLimit } from '../lib/fs/parallel.js';
-import { bundleDir, fragmentDates, SEARCH_BODY_ATTR, SEARCH_MANIFEST, shardCount, shardOf, type SearchManifest } from '../lib/search/shards.js';
+import { SEARCH_MANIFEST, type SearchManifest } from '../lib/search/manifest.js';
+import { bundleDir, fragmentDates, SEARCH_BODY_ATTR, shardCount, shardOf } from '../lib/search/shards.js';
 
 export interface PagefindIntegrationOptions {
   /** About this much searchable HTML goes into one index shard (see src/lib/search/shards.ts). */
@@ -23,6 +24,9 @@ interface SearchPage {
   sha: string;
 }
 
+/** Bumped when what a cached shard holds changes, so older cache entries are not reused. */
+const SHARD_FORMAT = 2;
+
 /** Only the marked content of each page is indexed; chrome and abandoned branches are not. */
 const EXCLUDE_SELECTORS = ['[data-branch="abandoned"]', 'nav', 'header.site', 'footer.site'];
 
@@ -31,8 +35,8 @@ const EXCLUDE_SELECTORS = ['[data-branch="abandoned"]', 'nav', 'header.site', 'f
  * pagefind's Node API. Every response's `errors` is checked: an index that
  * failed to build fails the build instead of shipping a silently empty search.
  *
- * Large sites are indexed in shards, one at a time (memory stays at one
- * shard's worth), and each shard is kept in Astro's cache folder under a
+ * Large sites are indexed in shards, at most two at a time (memory stays at
+ * two shards' worth), and each shard is kept in Astro's cache folder under a
  * digest of its pages: a rebuild re-indexes only the shards whose pages
  * changed, and copies the others back.
  */
@@ -58,36 +62,41 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
         const shards = groups.filter((g) => g.length > 0);
         if (!shards.length) shards.push([]);
 
-        const manifest: SearchManifest = { pages: pages.length, shards: [], dates: {} };
         const digests = shards.map((list) =>
-          createHash('sha256').update(JSON.stringify([version, count, EXCLUDE_SELECTORS, list.map((p) => [p.rel, p.sha])])).digest('hex').slice(0, 24),
+          createHash('sha256').update(JSON.stringify([SHARD_FORMAT, version, count, EXCLUDE_SELECTORS, list.map((p) => [p.rel, p.sha])])).digest('hex').slice(0, 24),
         );
         // dates.json is written last: a shard whose build was cut short is built again.
         const isCached = (digest: string) => existsSync(join(cacheDir, digest, 'dates.json'));
         const stale = shards.filter((_, i) => !isCached(digests[i]));
         if (stale.length) logger.info(`building the search index (${pages.length} pages, ${(total / 1e6).toFixed(1)} MB${shards.length > 1 ? `, ${stale.length} of ${shards.length} shards` : ''})…`);
+        let dates: Array<Record<string, string>>;
         try {
           // Two shards at a time: pagefind adds one page at a time per index, so two keep both cores
           // busy, and memory stays at two shards' worth.
-          await mapLimit(shards, 2, async (list, i) => {
+          dates = await mapLimit(shards, 2, async (list, i): Promise<Record<string, string>> => {
             const cached = join(cacheDir, digests[i]);
             const target = join(outDir, bundleDir(i));
             if (isCached(digests[i])) {
               await copyTree(join(cached, 'bundle'), target);
-              return;
+              return JSON.parse(await readFile(join(cached, 'dates.json'), 'utf8'));
             }
             await indexShard(outDir, list, target, logger);
             await rm(cached, { recursive: true, force: true });
             await copyTree(target, join(cached, 'bundle'));
-            await writeFile(join(cached, 'dates.json'), JSON.stringify(shards.length > 1 ? await fragmentDates(target) : {}));
+            // Kept for every shard, so a shard cached while it was the only one still serves when others appear.
+            const found = await fragmentDates(target);
+            await writeFile(join(cached, 'dates.json'), JSON.stringify(found));
+            return found;
           });
         } finally {
           await pagefind.close();
         }
-        for (const [i, digest] of digests.entries()) {
-          if (i > 0) manifest.shards.push(`${bundleDir(i)}/`);
-          if (shards.length > 1) Object.assign(manifest.dates, JSON.parse(await readFile(join(cacheDir, digest, 'dates.json'), 'utf8')));
-        }
+        const manifest: SearchManifest = {
+          pages: pages.length,
+          shards: shards.slice(1).map((_, i) => `${bundleDir(i + 1)}/`),
+          // Only merged shards need the dates (a single index sorts by date itself).
+          dates: shards.length > 1 ? Object.assign({}, ...dates) : {},
+        };
         const keep = new Set(digests);
         const built = stale.length;
         const indexed = stale.reduce((n, list) => n + list.length, 0);

@@ -2,6 +2,8 @@
  * The only JavaScript of the site: theme toggle, copy-link buttons, landing on
  * a permalinked message, and the search dialog. Everything else works without it.
  */
+import { SEARCH_MANIFEST, type SearchManifest } from '../lib/search/manifest.ts';
+
 export function initPage(): void {
   initTheme();
   initCopyLinks();
@@ -105,12 +107,6 @@ interface PagefindModule {
   filters?(): Promise<Record<string, Record<string, number>>>;
   mergeIndex(path: string): Promise<void>;
 }
-/** What the build writes beside the primary bundle (see src/lib/search/shards.ts). */
-interface SearchManifest {
-  pages: number;
-  shards: string[];
-  dates: Record<string, string>;
-}
 interface Pagefind {
   search(q: string | null, opts?: { filters?: Record<string, string>; sort?: Record<string, 'asc' | 'desc'> }): Promise<{ results: PagefindResult[] }>;
   filters(): Promise<Record<string, Record<string, number>>>;
@@ -127,7 +123,7 @@ export function loadPagefind(): Promise<Pagefind | undefined> {
   pagefindPromise ??= (async () => {
     const pf = (await import(/* @vite-ignore */ `${base}pagefind/pagefind.js`).catch(() => undefined)) as PagefindModule | undefined;
     if (!pf) return undefined;
-    const manifest: SearchManifest = await fetch(`${base}pagefind/sessionpress-search.json`)
+    const manifest: SearchManifest = await fetch(`${base}pagefind/${SEARCH_MANIFEST}`)
       .then((r) => (r.ok ? r.json() : undefined))
       .catch(() => undefined) ?? { pages: 1, shards: [], dates: {} };
     for (const shard of manifest.shards) await pf.mergeIndex(`${base}${shard}`);

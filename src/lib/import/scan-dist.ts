@@ -51,7 +51,6 @@ export async function scanDist(dir: string, options: RedactionOptions = {}): Pro
   return { files: groups.data.length + groups.code.length, findings };
 }
 
-
 /** The searchable text of a file, or undefined for binary files. */
 async function readText(path: string): Promise<string | undefined> {
   if (path.endsWith('.pf_fragment')) {

@@ -126,9 +126,10 @@ export interface HighlightOptions {
 }
 
 /**
- * Highlights code into `<pre class="code"><code>`, lines separated by newlines. Line
- * numbers go in a `<span class="gutter">` beside a `<span class="src">`; classed lines
- * (diffs) each sit in a `<span class="line">` with their number in `data-ln`. Never throws: an unknown language, an unloaded grammar or an input
+ * Highlights code into `<pre class="code"><code>`, lines separated by newlines.
+ * Line numbers go in a `<span class="gutter">` beside a `<span class="src">`;
+ * classed lines (diffs) each sit in a `<span class="line">` with their number in
+ * `data-ln`. Never throws: an unknown language, an unloaded grammar or an input
  * over the size guard gives the same structure with plain escaped text.
  */
 export function highlightCode(code: string, options: HighlightOptions = {}): SafeHtml {

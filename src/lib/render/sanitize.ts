@@ -56,13 +56,14 @@ const TAG_ATTR: Record<string, string[]> = {
  * as browsers ignore them inside a scheme.
  */
 const ALLOWED_URI = /^(?:(?:https?|mailto):|[^:/?#]*(?:[/?#]|$))/i;
-const ABSOLUTE_OR_PROTOCOL_RELATIVE = /^(?:[a-z][a-z0-9+.-]*:|[/\\]{2})/i;
+/** `//host` and `\\host` (browsers read `\` as `/`) name another host without a scheme. */
+const PROTOCOL_RELATIVE = /^[/\\]{2}/;
+const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const URL_NOISE = /[\u0000-\u0020\u007f-\u009f]/g;
 
 function urlAllowed(value: string): boolean {
   const v = value.replace(URL_NOISE, '');
-  // `//host` and `\\host` (browsers read `\` as `/`) name another host without a scheme.
-  return ALLOWED_URI.test(v) && !/^[/\\]{2}/.test(v);
+  return ALLOWED_URI.test(v) && !PROTOCOL_RELATIVE.test(v);
 }
 
 /** Per-tag rules on top of the allow-lists: URLs, link rel, images, checkboxes and buttons. */
@@ -74,7 +75,7 @@ function transform(tagName: string, attribs: Attributes): { tagName: string; att
   } else if (tagName === 'img') {
     // Images only from our own (relative) asset URLs: no tracking pixels, no data: URIs.
     const src = (a.src ?? '').replace(URL_NOISE, '');
-    if (!src || ABSOLUTE_OR_PROTOCOL_RELATIVE.test(src) || !urlAllowed(src)) delete a.src;
+    if (!src || HAS_SCHEME.test(src) || !urlAllowed(src)) delete a.src;
     a.loading ??= 'lazy';
   } else if (tagName === 'input') {
     // Only read-only task-list checkboxes survive; anything else is dropped below.

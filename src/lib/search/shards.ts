@@ -4,8 +4,8 @@
  * pagefind builds an index in memory and has no incremental mode: on a large
  * site one index took ~1.25 GB and every change re-indexed everything. The
  * site's pages are therefore split into shards of about `shardBytes` of HTML,
- * each indexed on its own (one at a time, so memory is bounded by one shard)
- * and cached by a digest of its pages, so a change re-indexes one shard only.
+ * each indexed on its own (at most two at a time, so memory is bounded by two
+ * shards) and cached by a digest of its pages, so a change re-indexes one shard only.
  * The browser merges the shards with pagefind's `mergeIndex`. A site smaller
  * than one shard gets exactly one bundle, as before.
  */
@@ -19,23 +19,8 @@ import { mapLimit } from '../fs/parallel.js';
 /** The attribute that marks what pagefind indexes; pages without it are not searched. */
 export const SEARCH_BODY_ATTR = 'data-pagefind-body';
 
-/** The manifest beside the primary bundle that tells the browser which shards to merge. */
-export const SEARCH_MANIFEST = 'sessionpress-search.json';
-
 /** Never more shards than this, however large the site: each one costs the browser a few requests per query. */
 export const MAX_SHARDS = 16;
-
-export interface SearchManifest {
-  /** Pages in the index; 0 on a site with nothing to search (pagefind cannot open an empty index). */
-  pages: number;
-  /** Bundle folders to merge into the primary one, relative to the site's base, e.g. `pagefind-2/`. */
-  shards: string[];
-  /**
-   * pagefind result id → the page's sort date, for sites with more than one shard:
-   * pagefind orders merged results by score, so a date-sorted search is re-sorted with these.
-   */
-  dates: Record<string, string>;
-}
 
 /** How many shards a site of `totalBytes` of searchable HTML gets. */
 export function shardCount(totalBytes: number, shardBytes: number): number {
