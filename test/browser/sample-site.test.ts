@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scanDist } from '../../src/lib/import/scan-dist.js';
 import { seriousA11yViolations } from '../helpers/browser.js';
 import { searchAndLand, serveSampleSite, uniqueWord, type ServedSite } from './site-helpers.js';
 
@@ -31,6 +32,13 @@ async function open(path: string, width = 1200): Promise<Page> {
 }
 
 describe('the sample site in Chromium', () => {
+  it('holds nothing the strict audit flags: no home path, username, address or secret in pages or search index', async () => {
+    // The samples are written with invented home paths and tokens; the build must have redacted every one.
+    const { files, findings } = await scanDist(out);
+    expect(files).toBeGreaterThan(10);
+    expect(findings).toEqual([]);
+  });
+
   it('opens a session from the index', async () => {
     expect(sessionUrls.length).toBeGreaterThanOrEqual(3);
     const page = await open('');

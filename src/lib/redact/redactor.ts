@@ -6,6 +6,7 @@ import {
   NAME_RULE,
   PLACEHOLDER_SOURCE,
   PRIVATE_KEY_RULE,
+  terminalEscapeEndsAt,
   UNIX_HOME_SOURCE,
   USERNAME_RULE,
   WINDOWS_HOME_SOURCE,
@@ -61,6 +62,15 @@ function newState(): SessionState {
 
 const ALNUM = /[A-Za-z0-9]/;
 const PATH_WORD = /[\w.~-]/;
+
+/**
+ * Whether the match at `index` continues a word (`x/home/y`, `grandma`): the
+ * character before it is of `word`, and is not the end of a terminal escape
+ * sequence (`ESC[1mada` is a colour code, then a name).
+ */
+function wordBefore(s: string, index: number, word: RegExp): boolean {
+  return index > 0 && word.test(s[index - 1]) && !terminalEscapeEndsAt(s, index);
+}
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Case-insensitive literal without the `i` flag, so it can share one regex with case-sensitive secrets. */
 const caseless = (s: string): string =>
@@ -174,14 +184,14 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
       } else if (m[3] !== undefined || m[4] !== undefined) {
         const name = (m[3] ?? m[4]) as string;
         // `https://host/home/x` and `x/home/y` are not home folders; a username inside may still match.
-        if (NON_PERSONAL_HOMES.has(name) || (m.index > 0 && (m[3] !== undefined ? PATH_WORD : ALNUM).test(s[m.index - 1]))) {
+        if (NON_PERSONAL_HOMES.has(name) || wordBefore(s, m.index, m[3] !== undefined ? PATH_WORD : ALNUM)) {
           regex.lastIndex = m.index + 1;
           continue;
         }
         replacement = '~';
         rule = HOME_PATH_RULE;
       } else {
-        if (m.index > 0 && ALNUM.test(s[m.index - 1])) continue; // part of a longer word
+        if (wordBefore(s, m.index, ALNUM)) continue; // part of a longer word
         const isUser = m[5] !== undefined;
         replacement = `[REDACTED:${isUser ? USERNAME_RULE : NAME_RULE}]`;
         rule = isUser ? USERNAME_RULE : NAME_RULE;

@@ -24,11 +24,26 @@ export const PLACEHOLDER_SOURCE = String.raw`\[REDACTED:[a-z0-9-]+(?:#\d+)?\]`;
 const PLACEHOLDER = new RegExp(`^${PLACEHOLDER_SOURCE}$`);
 
 /**
+ * A terminal escape sequence (a colour, say) ending right before a match, as in
+ * `ESC[90m/home/ada`: its last character is a letter, but the match after it is
+ * no part of a longer word. Also written out, as shells and JSON text have it:
+ * `\u001b[`, `\x1b[`, `\033[`, `\e[`.
+ */
+const TERMINAL_ESCAPE_SOURCE = String.raw`(?:\x1b|\\u001[bB]|\\x1[bB]|\\033|\\e)\[[0-9;?]*[A-Za-z]`;
+const TERMINAL_ESCAPE_AT_END = new RegExp(`${TERMINAL_ESCAPE_SOURCE}$`);
+
+/** Whether a terminal escape sequence ends at `index` of `s`. */
+export function terminalEscapeEndsAt(s: string, index: number): boolean {
+  return TERMINAL_ESCAPE_AT_END.test(s.slice(Math.max(0, index - 24), index));
+}
+
+/**
  * `/home/<name>`, `/Users/<name>`, `C:\Users\<name>` (also with the doubled
  * backslashes of JSON text and with forward slashes). Group 1 is the name.
- * Not after a word character, so `https://host/home/x` stays.
+ * Not after a word character, so `https://host/home/x` stays, unless that
+ * character ends a terminal escape sequence.
  */
-export const HOME_PATH_SOURCE = String.raw`(?:(?<![\w.~-])/(?:home|Users)/|(?<![A-Za-z0-9])[A-Za-z]:(?:\\{1,4}|/)Users(?:\\{1,4}|/))([A-Za-z0-9_](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?)`;
+export const HOME_PATH_SOURCE = String.raw`(?:(?:(?<![\w.~-])|(?<=${TERMINAL_ESCAPE_SOURCE}))/(?:home|Users)/|(?:(?<![A-Za-z0-9])|(?<=${TERMINAL_ESCAPE_SOURCE}))[A-Za-z]:(?:\\{1,4}|/)Users(?:\\{1,4}|/))([A-Za-z0-9_](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?)`;
 
 const HOME_PATH = new RegExp(HOME_PATH_SOURCE, 'g');
 

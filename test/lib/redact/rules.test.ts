@@ -173,6 +173,19 @@ describe('home paths and usernames', () => {
     expect(b.out).toBe('see ~/x and [REDACTED:username] wrote it');
   });
 
+  it('finds home paths and usernames right after a terminal colour code, raw or written out', async () => {
+    const esc = '\u001b';
+    const { out } = await redact(
+      `${esc}[90m/home/zorbwick/app${esc}[39m | printf "\\u001b[1m/Users/zorbwick\\033[0m" | ${esc}[1mC:\\Users\\zorbwick\\x | ${esc}[32mzorbwick${esc}[0m ok`,
+      {},
+      { cwds: ['/home/zorbwick/app'] },
+    );
+    expect(out).not.toContain('zorbwick');
+    expect(out).toBe(`${esc}[90m~/app${esc}[39m | printf "\\u001b[1m~\\033[0m" | ${esc}[1m~\\x | ${esc}[32m[REDACTED:username]${esc}[0m ok`);
+    // A letter that ends no escape sequence still makes it part of a word.
+    expect((await redact('see https://qux.io/home/about and grandma/home/x')).out).toBe('see https://qux.io/home/about and grandma/home/x');
+  });
+
   it('a /home/ inside a URL is no home folder, but a known username in it is still blanked', async () => {
     const { out } = await redact('see https://qux.io/home/zorbwick/x and https://qux.io/home/about', {}, { cwds: ['/home/zorbwick'] });
     expect(out).toBe('see https://qux.io/home/[REDACTED:username]/x and https://qux.io/home/about');
