@@ -1,18 +1,13 @@
 // @ts-check
 import mdx from '@astrojs/mdx';
 import { defineConfig } from 'astro/config';
-import { pagefindIntegration } from './src/integrations/pagefind.ts';
-import { astroCacheDir } from './src/lib/site/page-data.ts';
-import { loadConfig } from './src/schemas/config.ts';
+import { sessionpress } from './src/integrations/sessionpress.ts';
 
-const config = loadConfig();
-
+// Site, base, the cache folder and the search index come from sessionpress.config.json,
+// read and validated once by the integration.
 export default defineConfig({
-  site: config.site,
-  base: config.base,
   trailingSlash: 'always',
   build: { format: 'directory', concurrency: 4 },
-  integrations: [mdx(), pagefindIntegration({ shardBytes: config.search.shardSizeMB * 1e6 })],
-  cacheDir: astroCacheDir(process.cwd()),
+  integrations: [mdx(), sessionpress()],
   devToolbar: { enabled: false },
 });

@@ -8,11 +8,11 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseCommandLine } from '../src/lib/cli.js';
+import { parseCommandLine } from './lib/cli.js';
 import { discoverSources } from '../src/lib/discover.js';
-import { scanDist } from '../src/lib/import/scan-dist.js';
+import { scanDist } from './lib/import/scan-dist.js';
 import { readJsonl } from '../src/lib/jsonl/read-jsonl.js';
-import { assignSiblingAgents } from '../src/lib/pipeline.js';
+import { assignSiblingAgents } from '../src/lib/build/open-session.js';
 import { createRedactor, type RedactionOptions } from '../src/lib/redact/index.js';
 import { CONFIG_FILE } from '../src/schemas/config.js';
 import { loadRedactionOptions } from './import.js';

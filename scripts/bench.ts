@@ -13,8 +13,8 @@ import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchRedaction } from '../src/lib/redact/bench.js';
-import { makeCopies, makeBigSession } from '../src/lib/bench/corpus.js';
+import { benchRedaction } from './lib/bench-redaction.js';
+import { makeCopies, makeBigSession } from './lib/bench/corpus.js';
 
 const repo = resolve(import.meta.dirname, '..');
 

@@ -9,13 +9,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { parseCommandLine } from '../src/lib/cli.js';
+import { parseCommandLine } from './lib/cli.js';
 import { formatDiagnostic } from '../src/lib/diagnostics.js';
 import { discoverSources, type SessionSource } from '../src/lib/discover.js';
-import { folderUsernames, importSession, type ImportSessionResult } from '../src/lib/import/import-session.js';
-import { parseDateBound, selectSessions } from '../src/lib/import/select.js';
-import { quickTitle } from '../src/lib/import/title.js';
-import { assignSiblingAgents } from '../src/lib/pipeline.js';
+import { folderUsernames, importSession, type ImportSessionResult } from './lib/import/import-session.js';
+import { parseDateBound, selectSessions } from './lib/import/select.js';
+import { quickTitle } from './lib/import/title.js';
+import { assignSiblingAgents } from '../src/lib/build/open-session.js';
 import { createRedactor, type RedactionOptions } from '../src/lib/redact/index.js';
 import { CONFIG_FILE, redactionConfigSchema } from '../src/schemas/config.js';
 

@@ -3,10 +3,8 @@ import { resolve } from 'node:path';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { sessionsLoader } from './loaders/sessions-loader.js';
-import { loadConfig } from './schemas/config.js';
+import config from 'virtual:sessionpress/config';
 import { sessionEntrySchema } from './schemas/session.js';
-
-const config = loadConfig();
 
 const sessions = defineCollection({
   loader: sessionsLoader(config),

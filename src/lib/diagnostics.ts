@@ -14,24 +14,28 @@ export interface Diagnostic {
   reason: string;
 }
 
-export type DiagnosticCode =
-  | 'not-json'
-  | 'not-object'
-  | 'truncated-line'
-  | 'nul-bytes'
-  | 'invalid-utf8'
-  | 'lone-surrogate'
-  | 'unknown-type'
-  | 'missing-uuid'
-  | 'duplicate-uuid'
-  | 'missing-parent'
-  | 'parent-cycle'
-  | 'tool-use-without-result'
-  | 'tool-result-without-tool-use'
-  | 'unmatched-subagent'
-  | 'empty-file'
-  | 'metadata-only'
-  | 'read-error';
+/** Every diagnostic code, in one list: the `DiagnosticCode` union and the store's schema derive from it. */
+export const DIAGNOSTIC_CODES = [
+  'not-json',
+  'not-object',
+  'truncated-line',
+  'nul-bytes',
+  'invalid-utf8',
+  'lone-surrogate',
+  'unknown-type',
+  'missing-uuid',
+  'duplicate-uuid',
+  'missing-parent',
+  'parent-cycle',
+  'tool-use-without-result',
+  'tool-result-without-tool-use',
+  'unmatched-subagent',
+  'empty-file',
+  'metadata-only',
+  'read-error',
+] as const;
+
+export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
 
 /** Codes that mean a line could not yield an entry at all ("bad lines"). */
 export const BAD_LINE_CODES: ReadonlySet<DiagnosticCode> = new Set([

@@ -3,30 +3,25 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { formatDiagnostic, type Diagnostic } from '../lib/diagnostics.js';
-import { discoverSources, toPosix, type SessionSource } from '../lib/discover.js';
-import { assignSiblingAgents } from '../lib/pipeline.js';
-import {
-  countBadLines,
-  createRenderCache,
-  digestInputs,
-  projectSlugOf,
-  sessionEntryId,
-  type SessionEntryData,
-} from '../lib/site/build-entries.js';
-import { renderCacheRoot } from '../lib/site/page-data.js';
-import { processSession, type SessionJob, type SessionJobResult } from '../lib/site/process-session.js';
-import { createSessionPool } from '../lib/site/worker-pool.js';
-import { pipelineFingerprint } from '../lib/site/fingerprint.js';
+import { discoverSources, toPosix, type SessionSource, type SourceLayout } from '../lib/discover.js';
+import { countBadLines, digestInputs, type SessionEntryData } from '../lib/build/entry-data.js';
+import { pipelineFingerprint } from '../lib/build/fingerprint.js';
+import { agentPathsOf, assignSiblingAgents } from '../lib/build/open-session.js';
+import { processSession, type SessionJob, type SessionJobResult } from '../lib/build/process-session.js';
+import { createRenderCache } from '../lib/build/render-cache.js';
+import type { RenderSessionOptions } from '../lib/build/render-session.js';
+import { createSessionPool } from '../lib/build/worker-pool.js';
+import { projectSlugOf, sessionEntryId } from '../lib/site/slug.js';
+import { assetUrl } from '../lib/site/urls.js';
 import type { SessionpressConfig } from '../schemas/config.js';
-import { withTrailingSlash } from '../lib/site/slug.js';
 
 /**
  * The Sessionpress content loader: one entry per session of a folder laid out
  * like `~/.claude/projects`. Like Astro's `glob()` loader it skips sessions
  * whose digest is unchanged, deletes entries whose files are gone, stores a
- * relative `filePath`, and reports through the logger only. Each session is
- * read, redacted, modelled and rendered once per digest; the pages are cached on
- * disk, so a rebuild costs only what changed.
+ * relative `filePath`, and reports through the logger only. The work on each
+ * session is `processSession` (src/lib/build/): this file only decides what
+ * to process and stores the results.
  */
 export function sessionsLoader(config: SessionpressConfig): Loader {
   return {
@@ -62,60 +57,116 @@ interface SkippedRecord {
   diagnostics: Diagnostic[];
 }
 
+type Totals = Record<'sessions' | 'reused' | 'skipped' | 'messages' | 'toolCalls' | 'badLines' | 'problems' | 'redactions' | 'bytes', number>;
+
+interface PlannedJob {
+  id: string;
+  digest: string;
+  job: SessionJob;
+}
+
+/** What one sync decided before processing anything: what to reuse, what to skip, what to process. */
+interface Plan {
+  layout: SourceLayout;
+  jobs: PlannedJob[];
+  /** Store ids not seen in the source: their files are gone. */
+  untouched: Set<string>;
+  /** Render-cache keys still in use. */
+  keep: Set<string>;
+  /** Agent files some session claimed. */
+  claimed: Set<string>;
+  skippedNow: Record<string, SkippedRecord>;
+}
+
 async function syncSessions(context: LoaderContext, config: SessionpressConfig): Promise<void> {
-  const { store, logger, generateDigest, meta } = context;
   const started = performance.now();
-  const root = config.sourceDir;
   const projectRoot = fileURLToPath(context.config.root);
-  const cacheRoot = renderCacheRoot(projectRoot);
-  const cache = createRenderCache(cacheRoot);
+  const totals: Totals = { sessions: 0, reused: 0, skipped: 0, messages: 0, toolCalls: 0, badLines: 0, problems: 0, redactions: 0, bytes: 0 };
+  const reporter = createReporter(context, projectRoot, config.sourceDir, totals);
+  const plan = await planSync(context, config, projectRoot, reporter);
+  const results = await runJobs(plan.jobs, projectRoot, context.logger);
+  await storeResults(context, plan, results, reporter);
+  for (const id of plan.untouched) context.store.delete(id);
+  context.meta.set('skipped', JSON.stringify(plan.skippedNow));
+  await createRenderCache(projectRoot).prune(plan.keep);
+  for (const p of plan.layout.agentPaths) {
+    if (!plan.claimed.has(p)) context.logger.warn(`${toPosix(relative(config.sourceDir, p))}: agent file whose session is not in the source; not shown`);
+  }
+  const secs = ((performance.now() - started) / 1000).toFixed(1);
+  context.logger.info(
+    `${totals.sessions} sessions (${totals.reused} unchanged, ${totals.skipped} skipped), ${totals.messages} messages, ${totals.toolCalls} tool calls, ` +
+      `${totals.badLines} bad lines, ${totals.problems} other problems, ${totals.redactions} redactions, ${(totals.bytes / 1e6).toFixed(1)} MB read in ${secs}s`,
+  );
+}
+
+/**
+ * Step 1: discovers the source and gives each session a digest (its files'
+ * sizes and times, the settings, the render code's fingerprint). An unchanged
+ * session is reused, an unchanged file with nothing to show stays skipped;
+ * everything else becomes a job.
+ */
+async function planSync(context: LoaderContext, config: SessionpressConfig, projectRoot: string, reporter: Reporter): Promise<Plan> {
+  const { store, generateDigest, meta } = context;
+  const root = config.sourceDir;
+  const cache = createRenderCache(projectRoot);
   const layout = await discoverSources(root);
   const owners = await assignSiblingAgents(layout);
-  const agentStats = new Map<string, { size: number; mtimeMs: number }>();
-  for (const p of layout.agentPaths) {
-    const st = await stat(p).catch(() => undefined);
-    if (st) agentStats.set(toPosix(relative(root, p)), { size: st.size, mtimeMs: st.mtimeMs });
-  }
-  const base = withTrailingSlash(context.config.base);
-  const render = { pageSize: config.pageSize, assetBase: `${base}assets/`, indexToolOutput: config.search.indexToolOutput, indexThinking: config.search.indexThinking };
+  const agentStats = await statAgents(layout.agentPaths, root);
+  const render: RenderSessionOptions = {
+    pageSize: config.pageSize,
+    assetBase: assetUrl(context.config.base),
+    indexToolOutput: config.search.indexToolOutput,
+    indexThinking: config.search.indexThinking,
+  };
   const settings = JSON.stringify({ pipeline: pipelineFingerprint(), redaction: config.redaction, render });
-  const untouched = new Set(store.keys());
-  const keep = new Set<string>();
-  const totals = { sessions: 0, reused: 0, skipped: 0, messages: 0, toolCalls: 0, badLines: 0, problems: 0, redactions: 0, bytes: 0 };
-  const claimed = new Set<string>();
-  const jobs: Array<{ id: string; job: SessionJob; digest: string }> = [];
   // Empty and metadata-only files have no entry; the meta store remembers them (redacted, like entries).
   const skippedBefore = JSON.parse(meta.get('skipped') ?? '{}') as Record<string, SkippedRecord>;
-  const skippedNow: Record<string, SkippedRecord> = {};
+  const plan: Plan = { layout, jobs: [], untouched: new Set(store.keys()), keep: new Set(), claimed: new Set(), skippedNow: {} };
 
   for (const source of layout.sessions) {
-    const siblingAgents = owners.get(source.sessionId) ?? [];
-    const agentPaths = [...source.subagentPaths, ...siblingAgents];
-    agentPaths.forEach((p) => claimed.add(p));
+    const agentPaths = agentPathsOf(source, owners);
+    agentPaths.forEach((p) => plan.claimed.add(p));
     const digest = generateDigest({ settings, files: digestInputs(source, agentPaths.map((p) => toPosix(relative(root, p))), agentStats) });
     const projectSlug = projectSlugOf(source.projectFolder);
     const id = sessionEntryId(projectSlug, source.sessionId);
-    untouched.delete(id);
+    plan.untouched.delete(id);
     const existing = store.get(id);
     if (existing && existing.digest === digest && cache.has(String(existing.data.cacheKey))) {
       // Unchanged: nothing is parsed again, but its problems are still reported on every build.
       const data = existing.data as unknown as SessionEntryData;
-      report(data, source);
-      keep.add(data.cacheKey);
-      totals.sessions++;
-      totals.reused++;
+      reporter.report(data, source);
+      plan.keep.add(data.cacheKey);
+      reporter.totals.sessions++;
+      reporter.totals.reused++;
       continue;
     }
     const skipped = skippedBefore[id];
     if (!existing && skipped?.digest === digest) {
-      skippedNow[id] = skipped;
-      noteSkipped(skipped, source);
+      plan.skippedNow[id] = skipped;
+      reporter.noteSkipped(skipped, source);
       continue;
     }
-    jobs.push({ id, digest, job: { source, projectRoot, root, siblingAgents, cacheRoot, cacheKey: digest, projectSlug, redaction: config.redaction, render } });
+    const siblingAgents = owners.get(source.sessionId) ?? [];
+    plan.jobs.push({ id, digest, job: { source, projectRoot, root, siblingAgents, cacheKey: digest, projectSlug, redaction: config.redaction, render } });
   }
+  return plan;
+}
 
-  // Big cold builds run in worker threads; a few small changed sessions are quicker in-process.
+async function statAgents(paths: string[], root: string): Promise<Map<string, { size: number; mtimeMs: number }>> {
+  const stats = new Map<string, { size: number; mtimeMs: number }>();
+  for (const p of paths) {
+    const st = await stat(p).catch(() => undefined);
+    if (st) stats.set(toPosix(relative(root, p)), { size: st.size, mtimeMs: st.mtimeMs });
+  }
+  return stats;
+}
+
+/**
+ * Step 2: processes the jobs, in worker threads for a big cold build (a few
+ * small changed sessions are quicker in-process), largest first, with a
+ * progress line every two seconds. Results come back in job order.
+ */
+async function runJobs(jobs: PlannedJob[], projectRoot: string, logger: LoaderContext['logger']): Promise<SessionJobResult[]> {
   const jobBytes = jobs.reduce((n, j) => n + j.job.source.size, 0);
   const pool = jobs.length > 1 && jobBytes > 4e6 ? await createSessionPool(projectRoot) : undefined;
   if (jobs.length) logger.info(`processing ${jobs.length} session${jobs.length === 1 ? '' : 's'} (${(jobBytes / 1e6).toFixed(1)} MB)${pool ? ` on ${pool.size} threads` : ''}`);
@@ -135,47 +186,39 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
       }
     }),
   ).finally(() => pool?.close());
+  return results;
+}
 
-  // Stored in source order, whatever order the threads finished in: builds stay deterministic.
-  for (const [i, { id, job, digest }] of jobs.entries()) {
+/** Step 3: stores each result in source order, whatever order the threads finished in, so builds stay deterministic. */
+async function storeResults(context: LoaderContext, plan: Plan, results: SessionJobResult[], reporter: Reporter): Promise<void> {
+  const { totals } = reporter;
+  for (const [i, { id, job, digest }] of plan.jobs.entries()) {
     const result = results[i];
     totals.bytes += result.bytes;
     if (!result.ok) {
       const record: SkippedRecord = { digest, reason: result.reason, sourceFile: result.sourceFile, diagnostics: result.diagnostics };
-      skippedNow[id] = record;
-      noteSkipped(record, job.source);
-      store.delete(id);
+      plan.skippedNow[id] = record;
+      reporter.noteSkipped(record, job.source);
+      context.store.delete(id);
       continue;
     }
-    report(result.data, job.source);
-    keep.add(job.cacheKey);
+    reporter.report(result.data, job.source);
+    plan.keep.add(job.cacheKey);
     const { filePath } = result;
     const data = await context.parseData({ id, data: result.data, filePath });
-    store.set({ id, data, digest, ...(filePath ? { filePath } : {}) });
+    context.store.set({ id, data, digest, ...(filePath ? { filePath } : {}) });
     totals.sessions++;
     totals.messages += result.data.facts.messageCount;
     totals.toolCalls += result.data.facts.toolCallCount;
     totals.redactions += result.data.redactions.reduce((n, f) => n + f.count, 0);
   }
-  for (const id of untouched) store.delete(id);
-  meta.set('skipped', JSON.stringify(skippedNow));
-  await cache.prune(keep);
-  for (const p of layout.agentPaths) {
-    if (!claimed.has(p)) logger.warn(`${toPosix(relative(root, p))}: agent file whose session is not in the source; not shown`);
-  }
-  const secs = ((performance.now() - started) / 1000).toFixed(1);
-  logger.info(
-    `${totals.sessions} sessions (${totals.reused} unchanged, ${totals.skipped} skipped), ${totals.messages} messages, ${totals.toolCalls} tool calls, ` +
-      `${totals.badLines} bad lines, ${totals.problems} other problems, ${totals.redactions} redactions, ${(totals.bytes / 1e6).toFixed(1)} MB read in ${secs}s`,
-  );
+}
 
-  function noteSkipped(record: SkippedRecord, source: SessionSource): void {
-    totals.skipped++;
-    report({ diagnostics: { sourceFile: record.sourceFile, items: record.diagnostics } }, source);
-    logger.info(`skipped ${source.relPath}: ${record.reason === 'empty' ? 'empty file' : 'metadata only, no conversation'}`);
-  }
+type Reporter = ReturnType<typeof createReporter>;
 
-  /** Logs a session's problems with the real path of its file (the stored copy names it redacted). */
+/** Counts and logs every session's problems, with the real path of its file (the stored copy names it redacted). */
+function createReporter(context: LoaderContext, projectRoot: string, root: string, totals: Totals) {
+  const { logger } = context;
   function report(data: { diagnostics: { sourceFile: string; items: Diagnostic[] } }, source: SessionSource): void {
     const items = data.diagnostics.items.map((d) => (d.file === data.diagnostics.sourceFile ? { ...d, file: source.relPath } : d));
     totals.badLines += countBadLines(items);
@@ -186,5 +229,13 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
       else logger.warn(line);
     }
   }
+  return {
+    totals,
+    report,
+    noteSkipped(record: SkippedRecord, source: SessionSource): void {
+      totals.skipped++;
+      report({ diagnostics: { sourceFile: record.sourceFile, items: record.diagnostics } }, source);
+      logger.info(`skipped ${source.relPath}: ${record.reason === 'empty' ? 'empty file' : 'metadata only, no conversation'}`);
+    },
+  };
 }
-

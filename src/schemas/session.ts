@@ -1,6 +1,7 @@
 import { z } from 'astro/zod';
+import { DIAGNOSTIC_CODES } from '../lib/diagnostics.js';
 
-const diagnosticSchema = z.object({ file: z.string(), line: z.number().int(), code: z.string(), reason: z.string() });
+const diagnosticSchema = z.object({ file: z.string(), line: z.number().int(), code: z.enum(DIAGNOSTIC_CODES), reason: z.string() });
 
 const usageSchema = z.object({
   model: z.string(),

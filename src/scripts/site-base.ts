@@ -1,5 +1,5 @@
 import { base } from 'astro:config/client';
-import { withTrailingSlash } from '../lib/site/slug';
+import { withTrailingSlash } from '../lib/site/urls';
 
 /**
  * The site's base path, always ending in `/` (`/` or `/my-repo/`), read from

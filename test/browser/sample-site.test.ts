@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scanDist } from '../../src/lib/import/scan-dist.js';
+import { scanDist } from '../../scripts/lib/import/scan-dist.js';
 import { seriousA11yViolations } from '../helpers/browser.js';
 import { searchAndLand, serveSampleSite, uniqueWord, type ServedSite } from './site-helpers.js';
 

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { discoverSources } from '../../src/lib/discover.js';
-import { assignSiblingAgents, loadSession } from '../../src/lib/pipeline.js';
+import { assignSiblingAgents, openSession } from '../../src/lib/build/open-session.js';
 import type { Message, Session } from '../../src/lib/transcript/types.js';
 
 /** Loads one session file of a `~/.claude/projects`-like tree through the real pipeline (no redaction). */
@@ -9,7 +9,7 @@ export async function loadSessionFile(root: string, relFile: string): Promise<Se
   const source = layout.sessions.find((s) => s.relPath === relFile.split('/').pop());
   if (!source) throw new Error(`no session ${relFile}`);
   const owners = await assignSiblingAgents(layout);
-  const loaded = await loadSession({ ...source, projectFolder: dirname(relFile) }, layout.root, owners);
+  const loaded = await openSession({ ...source, projectFolder: dirname(relFile) }, { root: layout.root, owners, redaction: false });
   if (!loaded.result.ok) throw new Error(`${relFile}: ${loaded.result.reason}`);
   return loaded.result.session;
 }

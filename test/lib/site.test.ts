@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/schemas/config.js';
 import { slugify, sessionSlug } from '../../src/lib/site/slug.js';
-import { projectSlugOf } from '../../src/lib/site/build-entries.js';
+import { projectSlugOf } from '../../src/lib/site/slug.js';
 import { paginateTurns, pageOfMessage, pageOfPrompt } from '../../src/lib/site/pages.js';
 import { linkTo } from '../../src/lib/site/links.js';
 import { resolveEmbed, EmbedError } from '../../src/lib/site/embed.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverSources } from '../../src/lib/discover.js';
-import { assignSiblingAgents, loadSession } from '../../src/lib/pipeline.js';
+import { assignSiblingAgents, openSession } from '../../src/lib/build/open-session.js';
 import { buildSite, listFiles, readAllText, type BuildRun } from '../helpers/build.js';
 import { corpusRoot, repoRoot } from '../helpers/shared.js';
 
@@ -27,7 +27,7 @@ describe('site built from the real corpus', () => {
     const owners = await assignSiblingAgents(layout);
     const pages = listFiles(join(out, 'sessions')).filter((f) => f.endsWith('/index.html'));
     for (const source of layout.sessions) {
-      const loaded = await loadSession(source, corpusRoot, owners);
+      const loaded = await openSession(source, { root: corpusRoot, owners, redaction: false });
       const has = pages.some((p) => p.includes(`/${source.sessionId}/index.html`));
       expect(has, source.relPath).toBe(loaded.result.ok);
       if (!loaded.result.ok) expect(run.log).toContain(`skipped ${source.relPath}`);

@@ -10,6 +10,7 @@ import {
   UNIX_HOME_SOURCE,
   USERNAME_RULE,
   WINDOWS_HOME_SOURCE,
+  type CompiledPattern,
 } from './rules.js';
 import { secretlintValues } from './secretlint.js';
 import type { RedactionOptions, RedactionReport, Redactor, SessionHints } from './types.js';
@@ -23,14 +24,25 @@ const MAX_SAMPLES = 3;
 const IMAGE_NOTE = '[image removed]';
 const TOOL_OUTPUT_NOTE = '[tool output removed]';
 
-/**
- * Time spent in each phase since the process started, summed over all
- * redactors: for the benchmark, which reports where redaction time goes.
- */
-export const redactionPhaseMs = { collect: 0, rules: 0, secretlint: 0, replace: 0 };
+/** A redactor's options, compiled once and shared by every session it redacts. */
+interface RedactorConfig {
+  extra: CompiledPattern[];
+  allowlist: string[];
+  allowSet: Set<string>;
+  /** Configured names, trimmed, deduplicated, at least two characters. */
+  names: string[];
+}
+
+function compileConfig(options: RedactionOptions): RedactorConfig {
+  const extra = compilePatterns(options.extraPatterns ?? []);
+  const allowlist = (options.allowlist ?? []).filter((a) => a.length > 0);
+  const names = [...new Set((options.names ?? []).map((n) => n.trim()).filter((n) => n.length >= 2))];
+  return { extra, allowlist, allowSet: new Set(allowlist), names };
+}
 
 /** Per-session state: the value → placeholder mapping and what was found. */
 interface SessionState {
+  config: RedactorConfig;
   /** Secret value → placeholder. */
   placeholders: Map<string, string>;
   /** Secret value → rule. */
@@ -46,8 +58,9 @@ interface SessionState {
   regexWindows: RegExp | null;
 }
 
-function newState(): SessionState {
+function newState(config: RedactorConfig): SessionState {
   return {
+    config,
     placeholders: new Map(),
     rules: new Map(),
     groups: new Map(),
@@ -86,183 +99,198 @@ const caseless = (s: string): string =>
  * one combined regex that also rewrites home paths, usernames and names.
  */
 export function createRedactor(options: RedactionOptions = {}): Redactor {
-  const extra = compilePatterns(options.extraPatterns ?? []);
-  const allowlist = (options.allowlist ?? []).filter((a) => a.length > 0);
-  const allowSet = new Set(allowlist);
-  const names = [...new Set((options.names ?? []).map((n) => n.trim()).filter((n) => n.length >= 2))];
-  let state = newState();
-
-  const isAllowed = (value: string): boolean => allowSet.has(value) || allowlist.some((a) => a.includes(value));
-
-  const register = (rule: string, value: string, group?: string): void => {
-    if (value.length < 4 || state.placeholders.has(value) || isAllowed(value)) return;
-    let placeholder = group !== undefined ? state.groups.get(group) : undefined;
-    if (!placeholder) {
-      const n = (state.counters.get(rule) ?? 0) + 1;
-      state.counters.set(rule, n);
-      placeholder = n === 1 ? `[REDACTED:${rule}]` : `[REDACTED:${rule}#${n}]`;
-      if (group !== undefined) state.groups.set(group, placeholder);
-    }
-    state.placeholders.set(value, placeholder);
-    state.rules.set(value, rule);
-    state.regex = state.regexWindows = null;
-    state.cache.clear();
-  };
-
-  const addUsername = (name: string): void => {
-    if (NON_PERSONAL_HOMES.has(name) || state.usernames.has(name)) return;
-    state.usernames.add(name);
-    state.regex = state.regexWindows = null;
-    state.cache.clear();
-  };
-
-  const record = (rule: string, context: string, secret: string): void => {
-    let f = state.findings.get(rule);
-    if (!f) state.findings.set(rule, (f = { count: 0, samples: new Set() }));
-    f.count++;
-    if (f.samples.size < MAX_SAMPLES) f.samples.add(maskSample(context, secret));
-  };
-
-  /**
-   * One regex for the whole replacement pass. Groups: 1 an existing
-   * placeholder (kept), 2 a known secret value, 3/4 the name in a Unix/Windows
-   * home path, 5 a username, 6 a configured name. Word boundaries before a
-   * match are checked in code (see {@link UNIX_HOME_SOURCE}).
-   */
-  const buildRegex = (windows: boolean): RegExp => {
-    const values = [...state.placeholders.keys()].sort((a, b) => b.length - a.length).map(escapeRegex);
-    const users = [...state.usernames].filter(isDistinctiveUsername).filter((u) => !isAllowed(u)).sort((a, b) => b.length - a.length).map(caseless);
-    const nameAlts = names.filter((n) => !isAllowed(n)).sort((a, b) => b.length - a.length).map(caseless);
-    const never = '(?!)';
-    const source = [
-      `(${PLACEHOLDER_SOURCE})`,
-      `(${values.length ? values.join('|') : never})`,
-      UNIX_HOME_SOURCE,
-      windows ? WINDOWS_HOME_SOURCE : `(${never})`,
-      `(${users.length ? users.join('|') : never})(?![A-Za-z0-9])`,
-      `(${nameAlts.length ? nameAlts.join('|') : never})(?![A-Za-z0-9])`,
-    ].join('|');
-    return new RegExp(source, 'g');
-  };
-
-  /** Rewrites private key blocks as a whole, so no line of one survives. */
-  const redactKeys = (s: string): string => {
-    const blocks = findPrivateKeyBlocks(s);
-    if (!blocks.length) return s;
-    let out = '';
-    let last = 0;
-    for (const b of blocks) {
-      if (b.start < last) continue;
-      out += s.slice(last, b.start);
-      const placeholder = state.groups.get(b.lines[0]) ?? state.placeholders.get(b.lines[0]) ?? `[REDACTED:${PRIVATE_KEY_RULE}]`;
-      record(PRIVATE_KEY_RULE, out, '');
-      out += placeholder;
-      last = b.end;
-    }
-    return out + s.slice(last);
-  };
-
-  const redactString = (input: string): string => {
-    if (input.length === 0) return input;
-    const cacheable = input.length >= CACHE_MIN_LENGTH;
-    if (cacheable) {
-      const hit = state.cache.get(input);
-      if (hit !== undefined) return hit;
-    }
-    let s = input.includes('PRIVATE KEY') ? redactKeys(input) : input;
-    const regex = s.includes('Users') ? (state.regexWindows ??= buildRegex(true)) : (state.regex ??= buildRegex(false));
-    regex.lastIndex = 0;
-    let out = '';
-    let last = 0;
-    for (let m = regex.exec(s); m !== null; m = regex.exec(s)) {
-      if (m[1] !== undefined) continue; // an existing placeholder stays as it is
-      let replacement: string;
-      let rule: string;
-      if (m[2] !== undefined) {
-        replacement = state.placeholders.get(m[2]) as string;
-        rule = state.rules.get(m[2]) as string;
-      } else if (m[3] !== undefined || m[4] !== undefined) {
-        const name = (m[3] ?? m[4]) as string;
-        // `https://host/home/x` and `x/home/y` are not home folders; a username inside may still match.
-        if (NON_PERSONAL_HOMES.has(name) || wordBefore(s, m.index, m[3] !== undefined ? PATH_WORD : ALNUM)) {
-          regex.lastIndex = m.index + 1;
-          continue;
-        }
-        replacement = '~';
-        rule = HOME_PATH_RULE;
-      } else {
-        if (wordBefore(s, m.index, ALNUM)) continue; // part of a longer word
-        const isUser = m[5] !== undefined;
-        replacement = `[REDACTED:${isUser ? USERNAME_RULE : NAME_RULE}]`;
-        rule = isUser ? USERNAME_RULE : NAME_RULE;
-      }
-      out += s.slice(last, m.index);
-      record(rule, out, m[0]);
-      out += replacement;
-      last = m.index + m[0].length;
-    }
-    if (last > 0) s = out + s.slice(last);
-    if (cacheable) state.cache.set(input, s);
-    return s;
-  };
-
-  const detect = (s: string): void => {
-    detectValues(s, register, addUsername, extra);
-  };
+  const config = compileConfig(options);
+  let state = newState(config);
 
   return {
     async redactSession(values: unknown[], hints: SessionHints = {}): Promise<RedactionReport> {
-      state = newState();
-      for (const u of options.usernames ?? []) addUsername(u);
-      for (const f of hints.projectFolders ?? []) for (const u of usernamesFromFolder(f)) addUsername(u);
-      for (const u of usernamesFromCwds(hints.cwds ?? [])) addUsername(u);
-
+      state = newState(config);
+      seedUsernames(state, options, hints);
       applyDrops(values, options);
-
-      // Pass 1: every distinct string once through secretlint, then through our rules.
-      let t = performance.now();
-      const unique = new Set<string>();
-      walk(values, (s) => {
-        if (s.length >= MIN_DETECT_LENGTH) unique.add(s);
-        return s;
-      });
-      const strings = [...unique];
-      let now = performance.now();
-      redactionPhaseMs.collect += now - t;
-      t = now;
-      // secretlint first: where both know a value, its rule names it more precisely.
-      for (const hit of await secretlintValues(strings)) register(hit.rule, hit.value);
-      now = performance.now();
-      redactionPhaseMs.secretlint += now - t;
-      t = now;
-      for (const s of strings) detect(s);
-      now = performance.now();
-      redactionPhaseMs.rules += now - t;
-      t = now;
-
+      // Pass 1: find every secret value, so that pass 2 can replace them all in one go.
+      await detectSecrets(state, distinctStrings(values));
       // Pass 2: replace in place.
       state.cache.clear();
-      walk(values, redactString);
-      redactionPhaseMs.replace += performance.now() - t;
-      return report();
+      walk(values, (s) => redactString(state, s));
+      return report(state);
     },
 
     redactText(text: string): string {
-      detect(text);
-      return redactString(text);
+      detect(state, text);
+      return redactString(state, text);
     },
 
     knownUsernames(): string[] {
       return [...state.usernames];
     },
   };
+}
 
-  function report(): RedactionReport {
-    const findings = [...state.findings]
-      .map(([rule, f]) => ({ rule, count: f.count, samples: [...f.samples] }))
-      .sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule));
-    return { findings, total: findings.reduce((n, f) => n + f.count, 0) };
+/** Usernames known before reading: configured, from the project folder's name, from the session's working folders. */
+function seedUsernames(state: SessionState, options: RedactionOptions, hints: SessionHints): void {
+  for (const u of options.usernames ?? []) addUsername(state, u);
+  for (const f of hints.projectFolders ?? []) for (const u of usernamesFromFolder(f)) addUsername(state, u);
+  for (const u of usernamesFromCwds(hints.cwds ?? [])) addUsername(state, u);
+}
+
+/** Every distinct string long enough to hold a secret, so that each is scanned once however often it repeats. */
+function distinctStrings(values: unknown[]): string[] {
+  const unique = new Set<string>();
+  walk(values, (s) => {
+    if (s.length >= MIN_DETECT_LENGTH) unique.add(s);
+    return s;
+  });
+  return [...unique];
+}
+
+/** Registers the secret values in the strings: secretlint's, then ours. */
+async function detectSecrets(state: SessionState, strings: string[]): Promise<void> {
+  // secretlint first: where both know a value, its rule names it more precisely.
+  for (const hit of await secretlintValues(strings)) register(state, hit.rule, hit.value);
+  for (const s of strings) detect(state, s);
+}
+
+/** Runs our rules over one string. */
+function detect(state: SessionState, s: string): void {
+  detectValues(s, (rule, value, group) => register(state, rule, value, group), (name) => addUsername(state, name), state.config.extra);
+}
+
+function isAllowed(config: RedactorConfig, value: string): boolean {
+  return config.allowSet.has(value) || config.allowlist.some((a) => a.includes(value));
+}
+
+/** Gives a secret value its placeholder; the values of one group (a private key's lines) share one. */
+function register(state: SessionState, rule: string, value: string, group?: string): void {
+  if (value.length < 4 || state.placeholders.has(value) || isAllowed(state.config, value)) return;
+  let placeholder = group !== undefined ? state.groups.get(group) : undefined;
+  if (!placeholder) {
+    const n = (state.counters.get(rule) ?? 0) + 1;
+    state.counters.set(rule, n);
+    placeholder = n === 1 ? `[REDACTED:${rule}]` : `[REDACTED:${rule}#${n}]`;
+    if (group !== undefined) state.groups.set(group, placeholder);
   }
+  state.placeholders.set(value, placeholder);
+  state.rules.set(value, rule);
+  invalidate(state);
+}
+
+function addUsername(state: SessionState, name: string): void {
+  if (NON_PERSONAL_HOMES.has(name) || state.usernames.has(name)) return;
+  state.usernames.add(name);
+  invalidate(state);
+}
+
+/** A new value or username changes the regex, and with it every cached result. */
+function invalidate(state: SessionState): void {
+  state.regex = state.regexWindows = null;
+  state.cache.clear();
+}
+
+function record(state: SessionState, rule: string, context: string, secret: string): void {
+  let f = state.findings.get(rule);
+  if (!f) state.findings.set(rule, (f = { count: 0, samples: new Set() }));
+  f.count++;
+  if (f.samples.size < MAX_SAMPLES) f.samples.add(maskSample(context, secret));
+}
+
+function report(state: SessionState): RedactionReport {
+  const findings = [...state.findings]
+    .map(([rule, f]) => ({ rule, count: f.count, samples: [...f.samples] }))
+    .sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule));
+  return { findings, total: findings.reduce((n, f) => n + f.count, 0) };
+}
+
+/**
+ * One regex for the whole replacement pass. Groups: 1 an existing
+ * placeholder (kept), 2 a known secret value, 3/4 the name in a Unix/Windows
+ * home path, 5 a username, 6 a configured name. Word boundaries before a
+ * match are checked in code (see {@link UNIX_HOME_SOURCE}).
+ */
+function buildRegex(state: SessionState, windows: boolean): RegExp {
+  const allowed = (s: string): boolean => isAllowed(state.config, s);
+  const longestFirst = (a: string, b: string): number => b.length - a.length;
+  const values = [...state.placeholders.keys()].sort(longestFirst).map(escapeRegex);
+  const users = [...state.usernames].filter(isDistinctiveUsername).filter((u) => !allowed(u)).sort(longestFirst).map(caseless);
+  const nameAlts = state.config.names.filter((n) => !allowed(n)).sort(longestFirst).map(caseless);
+  const never = '(?!)';
+  const source = [
+    `(${PLACEHOLDER_SOURCE})`,
+    `(${values.length ? values.join('|') : never})`,
+    UNIX_HOME_SOURCE,
+    windows ? WINDOWS_HOME_SOURCE : `(${never})`,
+    `(${users.length ? users.join('|') : never})(?![A-Za-z0-9])`,
+    `(${nameAlts.length ? nameAlts.join('|') : never})(?![A-Za-z0-9])`,
+  ].join('|');
+  return new RegExp(source, 'g');
+}
+
+/** Redacts one string (cached per session when long, as long strings repeat). */
+function redactString(state: SessionState, input: string): string {
+  if (input.length === 0) return input;
+  const cacheable = input.length >= CACHE_MIN_LENGTH;
+  if (cacheable) {
+    const hit = state.cache.get(input);
+    if (hit !== undefined) return hit;
+  }
+  const s = replaceMatches(state, input.includes('PRIVATE KEY') ? redactKeys(state, input) : input);
+  if (cacheable) state.cache.set(input, s);
+  return s;
+}
+
+/** Rewrites private key blocks as a whole, so no line of one survives. */
+function redactKeys(state: SessionState, s: string): string {
+  const blocks = findPrivateKeyBlocks(s);
+  if (!blocks.length) return s;
+  let out = '';
+  let last = 0;
+  for (const b of blocks) {
+    if (b.start < last) continue;
+    out += s.slice(last, b.start);
+    const placeholder = state.groups.get(b.lines[0]) ?? state.placeholders.get(b.lines[0]) ?? `[REDACTED:${PRIVATE_KEY_RULE}]`;
+    record(state, PRIVATE_KEY_RULE, out, '');
+    out += placeholder;
+    last = b.end;
+  }
+  return out + s.slice(last);
+}
+
+/** Replaces every secret value, home path, username and name in one pass of the combined regex. */
+function replaceMatches(state: SessionState, s: string): string {
+  const regex = s.includes('Users') ? (state.regexWindows ??= buildRegex(state, true)) : (state.regex ??= buildRegex(state, false));
+  regex.lastIndex = 0;
+  let out = '';
+  let last = 0;
+  for (let m = regex.exec(s); m !== null; m = regex.exec(s)) {
+    const r = replacementFor(state, s, m);
+    if (r === 'keep') continue;
+    if (r === 'retry') {
+      regex.lastIndex = m.index + 1;
+      continue;
+    }
+    out += s.slice(last, m.index);
+    record(state, r.rule, out, m[0]);
+    out += r.replacement;
+    last = m.index + m[0].length;
+  }
+  return last > 0 ? out + s.slice(last) : s;
+}
+
+/**
+ * What a match of the combined regex becomes: a replacement and its rule,
+ * `keep` to leave it, or `retry` to look again from the next character.
+ */
+function replacementFor(state: SessionState, s: string, m: RegExpExecArray): { replacement: string; rule: string } | 'keep' | 'retry' {
+  if (m[1] !== undefined) return 'keep'; // an existing placeholder stays as it is
+  if (m[2] !== undefined) return { replacement: state.placeholders.get(m[2]) as string, rule: state.rules.get(m[2]) as string };
+  if (m[3] !== undefined || m[4] !== undefined) {
+    const name = (m[3] ?? m[4]) as string;
+    // `https://host/home/x` and `x/home/y` are not home folders; a username inside may still match.
+    if (NON_PERSONAL_HOMES.has(name) || wordBefore(s, m.index, m[3] !== undefined ? PATH_WORD : ALNUM)) return 'retry';
+    return { replacement: '~', rule: HOME_PATH_RULE };
+  }
+  if (wordBefore(s, m.index, ALNUM)) return 'keep'; // part of a longer word
+  const rule = m[5] !== undefined ? USERNAME_RULE : NAME_RULE;
+  return { replacement: `[REDACTED:${rule}]`, rule };
 }
 
 /** Public prefixes that name a token's kind (`ghp_`, `sk-ant-`) without revealing any of it. */

@@ -13,7 +13,13 @@
  */
 import { bundledLanguages, createCssVariablesTheme, createHighlighter, type Highlighter, type ThemedToken } from 'shiki';
 import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
+import { cleanTerminal, hasAnsi, stripAnsi } from './ansi.js';
+import { PLAIN_LANGS, resolveLanguage } from './languages.js';
 import { escapeHtml, trustedHtml, type SafeHtml } from './sanitize.js';
+
+// Re-exported: renderers and tests import the whole highlighting API from this module.
+export { cleanTerminal, hasAnsi, stripAnsi } from './ansi.js';
+export { languageForPath, resolveLanguage } from './languages.js';
 
 const THEME_NAME = 'sp-css-variables';
 const theme = createCssVariablesTheme({ name: THEME_NAME, variablePrefix: '--shiki-', fontStyle: true });
@@ -24,14 +30,6 @@ export const HIGHLIGHT_MAX_BYTES = 200 * 1024;
 
 /** Loaded before any transcript asks, because nearly every transcript needs them. */
 const CORE_LANGS = ['shellscript', 'json', 'typescript', 'javascript', 'tsx', 'python', 'diff', 'yaml', 'html', 'css'];
-
-/**
- * Grammars that colour embedded code with whatever other grammars happen to be
- * loaded (markdown fences name any of 57 languages). Their output would depend on
- * what the process highlighted before, so builds would not be reproducible; they
- * are shown as plain text instead.
- */
-const PLAIN_LANGS = new Set(['markdown', 'mdx']);
 
 let highlighterPromise: Promise<Highlighter> | undefined;
 let highlighter: Highlighter | undefined;
@@ -54,18 +52,6 @@ export function loadHighlighter(): Promise<Highlighter> {
     return h;
   });
   return highlighterPromise;
-}
-
-/** The shiki id for a fence label or alias, or undefined when shiki has no such grammar. */
-export function resolveLanguage(lang: string | undefined): string | undefined {
-  if (!lang) return undefined;
-  const l = lang.trim().toLowerCase();
-  if (!l) return undefined;
-  const mapped = LANG_ALIASES[l] ?? l;
-  if (mapped === 'text' || mapped === 'plaintext' || mapped === 'txt') return undefined;
-  if (mapped === 'ansi') return 'ansi';
-  if (PLAIN_LANGS.has(mapped)) return undefined;
-  return Object.prototype.hasOwnProperty.call(bundledLanguages, mapped) ? mapped : undefined;
 }
 
 /**
@@ -273,133 +259,8 @@ function renderLines(lines: Line[], options: HighlightOptions): string {
   return `<span class="gutter" aria-hidden="true" data-pagefind-ignore>${gutter}</span><span class="src">${code}</span>`;
 }
 
-// ---------------------------------------------------------------------------
-// Terminal output
-
-const ANSI_SGR = /\u001b\[[0-9;:]*m/;
-// OSC (e.g. OSC 8 hyperlinks, window titles), ended by BEL or ST.
-const OSC_RE = /\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g;
-// CSI sequences other than SGR (`m`): cursor moves, erase line, etc.
-const CSI_NON_SGR_RE = /\u001b\[[0-?]*[ -/]*[@-ln-~]/g;
-// Any other two-character escape.
-const ESC_OTHER_RE = /\u001b(?![[\]])[@-Z\\-_]?/g;
-const SGR_ALL_RE = /\u001b\[[0-9;:]*m/g;
-
-/** Whether text carries ANSI colour codes worth rendering. */
-export function hasAnsi(text: string): boolean {
-  return ANSI_SGR.test(text);
-}
-
-/**
- * Drops the terminal sequences a page cannot show (links, cursor moves, titles)
- * and applies carriage returns the way a terminal would (progress bars keep only
- * their last state), keeping colour codes for the highlighter.
- */
-export function cleanTerminal(text: string): string {
-  const noOsc = text.replace(OSC_RE, '').replace(CSI_NON_SGR_RE, '').replace(ESC_OTHER_RE, '');
-  return noOsc
-    .replace(/\r\n/g, '\n')
-    .split('\n')
-    .map((line) => {
-      const cr = line.lastIndexOf('\r', line.length - 2);
-      return (cr === -1 ? line : line.slice(cr + 1)).replace(/\r$/, '');
-    })
-    .join('\n');
-}
-
-/** Removes every escape sequence, leaving plain text. */
-export function stripAnsi(text: string): string {
-  return cleanTerminal(text).replace(SGR_ALL_RE, '').replace(/\u001b/g, '');
-}
-
 /** Renders terminal output: colours when it has ANSI codes, plain text otherwise. */
 export function highlightTerminal(text: string, className = 'terminal'): SafeHtml {
   if (hasAnsi(text)) return highlightCode(text, { lang: 'ansi', className });
   return highlightCode(stripAnsi(text), { className });
-}
-
-// ---------------------------------------------------------------------------
-// Languages
-
-/** Fence labels and aliases shiki does not know under that name. */
-const LANG_ALIASES: Record<string, string> = {
-  sh: 'shellscript',
-  shell: 'shellscript',
-  bash: 'shellscript',
-  zsh: 'shellscript',
-  console: 'shellscript',
-  'shell-session': 'shellscript',
-  js: 'javascript',
-  mjs: 'javascript',
-  cjs: 'javascript',
-  ts: 'typescript',
-  mts: 'typescript',
-  cts: 'typescript',
-  py: 'python',
-  rb: 'ruby',
-  yml: 'yaml',
-  md: 'markdown',
-  rs: 'rust',
-  'c++': 'cpp',
-  cs: 'csharp',
-  kt: 'kotlin',
-  golang: 'go',
-  dockerfile: 'docker',
-  patch: 'diff',
-  jsonl: 'jsonl',
-  ndjson: 'jsonl',
-  plain: 'text',
-  none: 'text',
-  output: 'text',
-  log: 'log',
-};
-
-/** File extension to shiki language id. Extensions that are already ids resolve on their own. */
-const EXT_LANGS: Record<string, string> = {
-  ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'tsx',
-  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'jsx',
-  py: 'python', pyi: 'python', rb: 'ruby', rs: 'rust', go: 'go', java: 'java', kt: 'kotlin', kts: 'kotlin',
-  swift: 'swift', c: 'c', h: 'c', cc: 'cpp', cpp: 'cpp', cxx: 'cpp', hpp: 'cpp', hh: 'cpp', cs: 'csharp',
-  php: 'php', sh: 'shellscript', bash: 'shellscript', zsh: 'shellscript', fish: 'fish', ps1: 'powershell',
-  json: 'json', jsonc: 'jsonc', json5: 'json5', jsonl: 'jsonl', ndjson: 'jsonl', ipynb: 'json',
-  yml: 'yaml', yaml: 'yaml', toml: 'toml', ini: 'ini', cfg: 'ini', conf: 'ini', env: 'dotenv',
-  md: 'markdown', mdx: 'mdx', markdown: 'markdown', rst: 'rst', tex: 'latex',
-  html: 'html', htm: 'html', xml: 'xml', svg: 'xml', plist: 'xml', css: 'css', scss: 'scss', sass: 'sass', less: 'less',
-  vue: 'vue', svelte: 'svelte', astro: 'astro', sql: 'sql', graphql: 'graphql', gql: 'graphql', proto: 'proto',
-  lua: 'lua', r: 'r', dart: 'dart', scala: 'scala', ex: 'elixir', exs: 'elixir', erl: 'erlang', hs: 'haskell',
-  clj: 'clojure', ml: 'ocaml', nim: 'nim', zig: 'zig', pl: 'perl', tf: 'hcl', hcl: 'hcl', nix: 'nix',
-  diff: 'diff', patch: 'diff', dockerfile: 'docker', makefile: 'make', mk: 'make', cmake: 'cmake',
-  gradle: 'groovy', groovy: 'groovy', vim: 'viml', prisma: 'prisma', sol: 'solidity', csv: 'csv', tsv: 'tsv',
-  txt: 'text', log: 'log', lock: 'text',
-};
-
-/** Whole file names that say their language. */
-const NAME_LANGS: Record<string, string> = {
-  dockerfile: 'docker',
-  makefile: 'make',
-  gnumakefile: 'make',
-  'cmakelists.txt': 'cmake',
-  '.bashrc': 'shellscript',
-  '.zshrc': 'shellscript',
-  '.profile': 'shellscript',
-  '.bash_profile': 'shellscript',
-  '.gitignore': 'text',
-  '.env': 'dotenv',
-  gemfile: 'ruby',
-  rakefile: 'ruby',
-  justfile: 'just',
-};
-
-/** Language for a file path, by name then extension; `text` when nothing matches. */
-export function languageForPath(path: string | undefined): string {
-  if (!path) return 'text';
-  const base = path.split(/[\\/]/).pop()?.toLowerCase() ?? '';
-  if (NAME_LANGS[base]) return NAME_LANGS[base];
-  if (base.startsWith('dockerfile')) return 'docker';
-  if (base.startsWith('.env')) return 'dotenv';
-  const dot = base.lastIndexOf('.');
-  if (dot === -1) return 'text';
-  const ext = base.slice(dot + 1);
-  const lang = EXT_LANGS[ext] ?? ext;
-  return resolveLanguage(lang) ?? 'text';
 }

@@ -11,13 +11,14 @@
  * - each message has `<a class="permalink" href="#m-<uuid>">` in its `.msg-links`; the page script adds a
  *   copy-link button beside it (a button that only works with JavaScript is not sent without it).
  */
+import { formatCount, formatDuration } from '../format.js';
 import type { AssistantMessage, CompactionMessage, ContentBlock, Message, SystemMessage, ToolCall, UserMessage } from '../transcript/types.js';
 import type { RenderContext, RenderContextOptions } from './context.js';
 import { ensureLanguages, highlightCode, highlightTerminal, languageForPath, loadHighlighter, stripAnsi } from './highlight.js';
 import { collectFenceLanguages } from './markdown.js';
 import { renderToolCallHtml } from './render-tool.js';
 import { escapeHtml, html, joinHtml, sanitizeHtml, trustedHtml, type HtmlValue, type SafeHtml } from './sanitize.js';
-import { collapsible, fmtCount, markdownBlock, fmtDuration, lineCount, num, obj, renderImages, str, terminalBlock } from './tools/common.js';
+import { collapsible, markdownBlock, lineCount, num, obj, renderImages, str, terminalBlock } from './tools/common.js';
 
 export type { RenderContext, RenderContextOptions } from './context.js';
 
@@ -171,10 +172,6 @@ export async function renderTranscriptAsync(messages: Message[], ctx: RenderCont
   return renderTranscript(messages, ctx);
 }
 
-/** Whether a message starts a turn (same rule as the model's `toTurns`). */
-export function isPrompt(m: Message): m is UserMessage {
-  return m.kind === 'user' && (m.userKind === 'prompt' || m.userKind === 'queued-prompt');
-}
 
 /** Unsanitised (trusted) markup of one message; embedded by nested rendering. */
 export function renderMessageHtml(message: Message, ctx: RenderContext, options: RenderMessageOptions = {}): SafeHtml {
@@ -269,7 +266,7 @@ function renderAssistantBlock(b: ContentBlock, m: AssistantMessage, calls: Map<s
       const text = str((b as { thinking?: unknown }).thinking) ?? '';
       if (!text.trim()) return html``;
       const index = ctx.indexThinking ? trustedHtml(' data-pagefind-weight="1"') : trustedHtml(' data-pagefind-ignore');
-      return html`<details class="thinking"${index}><summary>Thinking · ${fmtCount(text.length)} chars</summary>${markdownBlock(text, ctx)}</details>`;
+      return html`<details class="thinking"${index}><summary>Thinking · ${formatCount(text.length)} chars</summary>${markdownBlock(text, ctx)}</details>`;
     }
     case 'redacted_thinking':
       return ctx.renderThinking ? html`<p class="thinking redacted">Thinking (redacted)</p>` : html``;
@@ -367,19 +364,19 @@ function renderSystem(m: SystemMessage): SafeHtml {
     const code = str(cause?.code) ?? str(obj(raw.error)?.message) ?? str(obj(raw.error)?.type);
     const attempt = num(raw.retryAttempt);
     const max = num(raw.maxRetries);
-    const retryIn = fmtDuration(num(raw.retryInMs));
+    const retryIn = formatDuration(num(raw.retryInMs));
     const retry = attempt !== undefined ? `retry ${attempt}${max !== undefined ? ` of ${max}` : ''}${retryIn ? ` in ${retryIn}` : ''}` : undefined;
     const text = [code, retry].filter(Boolean).join(' · ');
     return frame('api-error', m.uuid, m.timestamp, html`<p class="api-error-text">${text || stripAnsi(m.text) || 'API error'}</p>`, { label: 'API error' });
   }
   if (m.subtype === 'turn_duration') {
-    const d = fmtDuration(num(raw.durationMs));
+    const d = formatDuration(num(raw.durationMs));
     return frame('system', m.uuid, m.timestamp, html`<p class="system-text">Turn took ${d ?? 'unknown time'}</p>`, { extraClass: 'compact' });
   }
   if (m.subtype === 'stop_hook_summary') {
     const infos = Array.isArray(raw.hookInfos) ? raw.hookInfos.map(obj).filter((x): x is Record<string, unknown> => !!x) : [];
     const errors = Array.isArray(raw.hookErrors) ? raw.hookErrors.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))) : [];
-    const body = html`<p class="system-text">Stop hook${infos.length === 1 ? '' : 's'}: ${infos.map((h, i) => html`${i ? ', ' : ''}<code>${str(h.command) ?? '?'}</code>${fmtDuration(num(h.durationMs)) ? ` (${fmtDuration(num(h.durationMs))})` : ''}`)}</p>${errors.length ? html`<div class="tool-error">${highlightCode(errors.join('\n'), { className: 'plain error-text' })}</div>` : ''}`;
+    const body = html`<p class="system-text">Stop hook${infos.length === 1 ? '' : 's'}: ${infos.map((h, i) => html`${i ? ', ' : ''}<code>${str(h.command) ?? '?'}</code>${formatDuration(num(h.durationMs)) ? ` (${formatDuration(num(h.durationMs))})` : ''}`)}</p>${errors.length ? html`<div class="tool-error">${highlightCode(errors.join('\n'), { className: 'plain error-text' })}</div>` : ''}`;
     return frame('system', m.uuid, m.timestamp, body, { extraClass: 'compact' });
   }
   const text = m.text ?? '';
@@ -390,7 +387,7 @@ function renderSystem(m: SystemMessage): SafeHtml {
 }
 
 function renderCompaction(m: CompactionMessage, ctx: RenderContext): SafeHtml {
-  const meta = [m.trigger ? `${m.trigger}` : undefined, m.preTokens !== undefined ? `${fmtCount(m.preTokens)} tokens before` : undefined].filter(Boolean).join(' · ');
+  const meta = [m.trigger ? `${m.trigger}` : undefined, m.preTokens !== undefined ? `${formatCount(m.preTokens)} tokens before` : undefined].filter(Boolean).join(' · ');
   const summary = m.summary.trim()
     ? html`<details class="compaction-summary"><summary>Conversation compacted${meta ? ` · ${meta}` : ''}</summary>${markdownBlock(m.summary, ctx, 'md', '1')}</details>`
     : html`<p class="compaction-summary">Conversation compacted${meta ? ` · ${meta}` : ''}</p>`;

@@ -1,7 +1,7 @@
 import type { Session } from '../transcript/types.js';
-import { sessionEntryId } from './build-entries.js';
 import { pageOfMessage, pageOfPrompt } from './pages.js';
-import { withTrailingSlash } from './slug.js';
+import { sessionEntryId } from './slug.js';
+import { absoluteUrl, sessionUrl } from './urls.js';
 
 export interface LinkTarget {
   url: string;
@@ -25,8 +25,6 @@ export interface LinkOptions {
  * pagination as the build, so the link lands where the page puts the message.
  */
 export function linkTo(session: Session, options: LinkOptions): LinkTarget {
-  const base = withTrailingSlash(options.base);
-  const path = `${base}sessions/${sessionEntryId(options.projectSlug, session.sessionId)}/`;
   let target: { page: number; uuid: string } | undefined;
   let label = session.title;
   if (options.message) {
@@ -38,8 +36,6 @@ export function linkTo(session: Session, options: LinkOptions): LinkTarget {
     if (!target) throw new Error(`session ${session.sessionId} has no prompt ${options.prompt} (it has ${session.facts.promptCount})`);
     label = `${session.title} — prompt ${options.prompt}`;
   }
-  const pagePath = target && target.page > 1 ? `${path}${target.page}/` : path;
-  const rel = `${pagePath}${target ? `#m-${target.uuid}` : ''}`;
-  const url = options.site ? new URL(rel, options.site).href : rel;
+  const url = absoluteUrl(sessionUrl(options.base, sessionEntryId(options.projectSlug, session.sessionId), target ? { page: target.page, message: target.uuid } : {}), options.site);
   return { url, markdown: `[${label.replace(/[[\]]/g, '\\$&')}](${url})` };
 }

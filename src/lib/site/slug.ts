@@ -1,3 +1,5 @@
+import { redactProjectFolder, usernamesFromFolder } from '../redact/usernames.js';
+
 /**
  * Turns any text into a URL path segment: lowercase ASCII letters, digits and
  * dashes. Used for project folders, whose names come from user paths and may
@@ -15,12 +17,20 @@ export function slugify(text: string, fallback = 'untitled'): string {
   return slug || fallback;
 }
 
-/** A base path with exactly one trailing slash (`/` stays `/`), ready to prefix site paths. */
-export function withTrailingSlash(base: string): string {
-  return base.endsWith('/') ? base : `${base}/`;
-}
-
 /** A session id that is safe in a URL; real ids are uuids and pass unchanged. */
 export function sessionSlug(sessionId: string): string {
   return /^[A-Za-z0-9_-]+$/.test(sessionId) ? sessionId : slugify(sessionId, 'session');
+}
+
+/**
+ * The project slug of an encoded project folder: the login name is removed
+ * first (it must never reach a URL), then the rest is made URL-safe.
+ */
+export function projectSlugOf(projectFolder: string): string {
+  return slugify(redactProjectFolder(projectFolder, usernamesFromFolder(projectFolder)), 'sessions');
+}
+
+/** Session page slug; stable across builds, so links never break. */
+export function sessionEntryId(projectSlug: string, sessionId: string): string {
+  return `${projectSlug}/${sessionSlug(sessionId)}`;
 }

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../diagnostics.js';
 import type { JsonlRecord } from '../jsonl/read-jsonl.js';
-import { classifyUser, isHumanPrompt, messageOf, textOf, toEntry } from './entries.js';
+import { classifyUser, isHumanPrompt, isPromptMessage, messageOf, textOf, toEntry } from './entries.js';
 import { buildMessages } from './messages.js';
 import { resolveActiveBranch } from './tree.js';
 import type {
@@ -132,7 +132,7 @@ export function toTurns(messages: Message[]): Turn[] {
   let current: Turn | undefined;
   let n = 0;
   for (const m of messages) {
-    if (m.kind === 'user' && (m.userKind === 'prompt' || m.userKind === 'queued-prompt')) {
+    if (isPromptMessage(m)) {
       current = { index: ++n, prompt: m, messages: [m] };
       turns.push(current);
       continue;
@@ -241,9 +241,9 @@ const TITLE_MAX = 80;
  */
 export function chooseTitle(entries: Entry[], turns: Turn[], sessionId: string): { title: string; source: Session['titleSource'] } {
   const custom = [...entries].reverse().find((e) => e.type === 'custom-title' && typeof e.raw.customTitle === 'string');
-  if (custom) return { title: shorten(custom.raw.customTitle as string), source: 'custom-title' };
+  if (custom) return { title: shortenTitle(custom.raw.customTitle as string), source: 'custom-title' };
   const ai = [...entries].reverse().find((e) => e.type === 'ai-title' && typeof (e.raw.aiTitle ?? e.raw.title) === 'string');
-  if (ai) return { title: shorten((ai.raw.aiTitle ?? ai.raw.title) as string), source: 'ai-title' };
+  if (ai) return { title: shortenTitle((ai.raw.aiTitle ?? ai.raw.title) as string), source: 'ai-title' };
   const indexOf = new Map<string, number>();
   for (const e of entries) if (e.uuid) indexOf.set(e.uuid, e.index);
   let best: { summary: string; at: number } | undefined;
@@ -253,14 +253,14 @@ export function chooseTitle(entries: Entry[], turns: Turn[], sessionId: string):
     if (at === undefined) continue;
     if (!best || at >= best.at) best = { summary: e.raw.summary, at };
   }
-  if (best && best.summary.trim()) return { title: shorten(best.summary), source: 'summary' };
+  if (best && best.summary.trim()) return { title: shortenTitle(best.summary), source: 'summary' };
   const prompt = turns.find((t) => t.prompt)?.prompt;
   const text = prompt ? promptTitleText(prompt.text) : '';
-  if (text) return { title: shorten(text), source: 'first-prompt' };
+  if (text) return { title: shortenTitle(text), source: 'first-prompt' };
   // Sessions that only ran slash commands (`/init`, `/model`) are named after the first one.
   for (const t of turns) {
     for (const m of t.messages) {
-      if (m.kind === 'user' && m.command?.name) return { title: shorten(`${m.command.name} ${m.command.args}`), source: 'first-prompt' };
+      if (m.kind === 'user' && m.command?.name) return { title: shortenTitle(`${m.command.name} ${m.command.args}`), source: 'first-prompt' };
     }
   }
   return { title: `Session ${sessionId.slice(0, 8)}`, source: 'fallback' };
@@ -274,12 +274,13 @@ export function promptTitleText(text: string): string {
     .trim();
 }
 
-function shorten(text: string): string {
+/** A title or prompt on one line, cut at a word near `max` characters with an ellipsis: the one shortener of the site. */
+export function shortenTitle(text: string, max = TITLE_MAX): string {
   const t = text.replace(/\s+/g, ' ').trim();
-  if (t.length <= TITLE_MAX) return t;
-  const cut = t.slice(0, TITLE_MAX);
+  if (t.length <= max) return t;
+  const cut = t.slice(0, max);
   const space = cut.lastIndexOf(' ');
-  return `${(space > TITLE_MAX / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
 /** Decodes an encoded project folder (`-home-ada-work-api`) into a path; lossy, since `-` was `/`. */
@@ -330,7 +331,7 @@ function computeFacts(entries: Entry[], messages: Message[], turns: Turn[], suba
     models,
     gitBranches,
     promptCount: turns.filter((t) => t.prompt).length,
-    messageCount: messages.filter((m) => m.kind === 'assistant' || (m.kind === 'user' && m.userKind === 'prompt')).length,
+    messageCount: messages.filter((m) => m.kind === 'assistant' || isPromptMessage(m)).length,
     toolCallCount,
     toolCounts,
     usage: [...usage.values()].map(({ seen: _seen, ...u }) => u).sort((a, b) => a.model.localeCompare(b.model)),

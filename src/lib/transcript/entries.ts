@@ -1,20 +1,7 @@
 import type { JsonlRecord } from '../jsonl/read-jsonl.js';
-import type { AssistantKind, ContentBlock, Entry, EntryType, UserKind } from './types.js';
+import { ENTRY_TYPES, type AssistantKind, type ContentBlock, type Entry, type EntryType, type Message, type UserKind, type UserMessage } from './types.js';
 
-const KNOWN_TYPES: ReadonlySet<string> = new Set<EntryType>([
-  'user',
-  'assistant',
-  'system',
-  'summary',
-  'file-history-snapshot',
-  'queue-operation',
-  'progress',
-  'attachment',
-  'permission-mode',
-  'last-prompt',
-  'custom-title',
-  'ai-title',
-]);
+const KNOWN_TYPES: ReadonlySet<string> = new Set<string>(ENTRY_TYPES);
 
 /** Entry types that are turns of the conversation itself. */
 export const CONVERSATION_TYPES: ReadonlySet<EntryType> = new Set<EntryType>(['user', 'assistant']);
@@ -94,9 +81,18 @@ export function classifyAssistant(entry: Entry): AssistantKind {
   return 'normal';
 }
 
-/** Whether an entry is a human prompt (the start of a turn). */
+/**
+ * The one rule for what a person typed: a user entry that is neither a tool
+ * result, nor meta, nor a command wrapper or its output, nor an interruption
+ * (see `classifyUser`). Sidechain entries are a subagent's, never the user's.
+ */
 export function isHumanPrompt(entry: Entry): boolean {
-  return entry.type === 'user' && classifyUser(entry) === 'prompt';
+  return entry.type === 'user' && !entry.isSidechain && classifyUser(entry) === 'prompt';
+}
+
+/** Whether a message starts a turn: a prompt, or a prompt the user queued while Claude worked. */
+export function isPromptMessage(m: Message): m is UserMessage {
+  return m.kind === 'user' && (m.userKind === 'prompt' || m.userKind === 'queued-prompt');
 }
 
 /** Extracts the text between `<tag>` and `</tag>`, or undefined. */

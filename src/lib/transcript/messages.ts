@@ -8,6 +8,7 @@ import type {
   Message,
   SystemMessage,
   ToolCall,
+  ToolResult,
   Usage,
   UserMessage,
 } from './types.js';
@@ -21,6 +22,23 @@ export interface MessagesResult {
   diagnostics: Diagnostic[];
 }
 
+type ToolResultBlock = Extract<ContentBlock, { type: 'tool_result' }>;
+type ToolUseBlock = Extract<ContentBlock, { type: 'tool_use' }>;
+
+/** What one pass over a branch's entries gathers; later steps read it. */
+interface Collected {
+  messages: Message[];
+  /** Assistant messages by `message.id`, so that later streaming entries join them. */
+  byMessageId: Map<string, AssistantMessage>;
+  toolCalls: Map<string, ToolCall>;
+  /** User entries holding tool results: paired only after the walk, once every call is known. */
+  resultEntries: Entry[];
+  /** A compaction boundary still waiting for the summary that follows it. */
+  pendingCompaction?: CompactionMessage;
+  /** The last command, while its output may still arrive in a later entry. */
+  lastCommand?: UserMessage;
+}
+
 /**
  * Turns the entries of one branch (in file order) into reader-level messages:
  * streaming entries that share `message.id` become one assistant message, tool
@@ -28,158 +46,199 @@ export interface MessagesResult {
  * message, and a compaction boundary absorbs the summary that follows it.
  */
 export function buildMessages(entries: Entry[], file: string): MessagesResult {
+  const collected: Collected = { messages: [], byMessageId: new Map(), toolCalls: new Map(), resultEntries: [] };
+  for (const entry of entries) collectEntry(collected, entry);
   const diagnostics: Diagnostic[] = [];
-  const messages: Message[] = [];
-  const byMessageId = new Map<string, AssistantMessage>();
-  const toolCalls = new Map<string, ToolCall>();
-  const resultEntries: Entry[] = [];
-  let pendingCompaction: CompactionMessage | undefined;
-  let lastCommand: UserMessage | undefined;
-
-  for (const entry of entries) {
-    if (entry.type === 'assistant') {
-      lastCommand = undefined;
-      addAssistant(entry);
-      continue;
-    }
-    if (entry.type === 'user') {
-      const kind = classifyUser(entry);
-      if (kind === 'tool-result') {
-        resultEntries.push(entry);
-        const extra = textOf(entry).trim();
-        if (/^\[Request interrupted by user/.test(extra)) messages.push(userMessage(entry, 'interruption', extra));
-        continue;
-      }
-      if (kind === 'compact-summary') {
-        const summary = textOf(entry);
-        if (pendingCompaction && !pendingCompaction.summary) {
-          pendingCompaction.summary = summary;
-        } else {
-          messages.push({ kind: 'compaction', uuid: entry.uuid ?? `line-${entry.line}`, timestamp: entry.timestamp, summary, line: entry.line });
-        }
-        pendingCompaction = undefined;
-        continue;
-      }
-      const text = textOf(entry);
-      if (kind === 'command-output' && lastCommand?.command && lastCommand.command.output === undefined) {
-        lastCommand.command.output = commandOutput(text);
-        continue;
-      }
-      const msg = userMessage(entry, kind, text);
-      messages.push(msg);
-      lastCommand = kind === 'command' ? msg : undefined;
-      continue;
-    }
-    if (entry.type === 'system') {
-      const subtype = entry.subtype ?? 'info';
-      if (subtype === 'compact_boundary') {
-        const meta = (entry.raw.compactMetadata ?? {}) as { trigger?: string; preTokens?: number };
-        pendingCompaction = {
-          kind: 'compaction',
-          uuid: entry.uuid ?? `line-${entry.line}`,
-          timestamp: entry.timestamp,
-          trigger: typeof meta.trigger === 'string' ? meta.trigger : undefined,
-          preTokens: typeof meta.preTokens === 'number' ? meta.preTokens : undefined,
-          summary: '',
-          line: entry.line,
-        };
-        messages.push(pendingCompaction);
-        continue;
-      }
-      const content = typeof entry.raw.content === 'string' ? entry.raw.content : '';
-      if (subtype === 'local_command' && content.includes('<command-name>')) {
-        const msg = userMessage(entry, 'command', content);
-        messages.push(msg);
-        lastCommand = msg;
-        continue;
-      }
-      if (subtype === 'local_command' && lastCommand?.command && lastCommand.command.output === undefined) {
-        lastCommand.command.output = commandOutput(content);
-        continue;
-      }
-      messages.push(systemMessage(entry, subtype, content));
-      continue;
-    }
-    if (entry.type === 'attachment') {
-      const att = entry.raw.attachment as Record<string, unknown> | undefined;
-      if (att && att.type === 'queued_command' && typeof att.prompt === 'string') {
-        messages.push({ ...userMessage(entry, 'queued-prompt', att.prompt) });
-      }
-    }
-    // progress, snapshots, queue operations and other metadata are not messages.
-  }
-
-  const orphanToolResults: string[] = [];
-  for (const entry of resultEntries) {
-    const blocks = contentBlocks(entry);
-    const results = blocks.filter((b) => b.type === 'tool_result') as Array<Extract<ContentBlock, { type: 'tool_result' }>>;
-    for (const block of results) {
-      const call = toolCalls.get(block.tool_use_id);
-      if (!call) {
-        orphanToolResults.push(block.tool_use_id);
-        diagnostics.push({ file, line: entry.line, code: 'tool-result-without-tool-use', reason: `tool result for ${block.tool_use_id} has no matching tool call; shown on its own` });
-        messages.push(userMessage(entry, 'tool-result', stringifyResult(block.content)));
-        continue;
-      }
-      if (call.result) continue;
-      call.result = {
-        uuid: entry.uuid ?? `line-${entry.line}`,
-        timestamp: entry.timestamp,
-        content: block.content ?? '',
-        isError: block.is_error === true,
-        // One entry holds one result in every version seen; with several, the structured
-        // result cannot be told apart, so only a lone result gets it.
-        toolUseResult: results.length === 1 ? entry.raw.toolUseResult : undefined,
-      };
-    }
-  }
-  const unpairedToolUses: string[] = [];
-  for (const call of toolCalls.values()) {
-    if (!call.result) unpairedToolUses.push(call.id);
-  }
+  const orphanToolResults = pairToolResults(collected, file, diagnostics);
+  const { messages, toolCalls } = collected;
+  const unpairedToolUses = [...toolCalls.values()].filter((call) => !call.result).map((call) => call.id);
   messages.sort((a, b) => a.line - b.line);
   return { messages, toolCalls, unpairedToolUses, orphanToolResults, diagnostics };
+}
 
-  function addAssistant(entry: Entry): void {
-    const message = messageOf(entry) ?? {};
-    const id = typeof message.id === 'string' ? message.id : undefined;
-    const blocks = contentBlocks(entry);
-    const existing = id ? byMessageId.get(id) : undefined;
-    const target: AssistantMessage =
-      existing ?? {
-        kind: 'assistant',
-        assistantKind: classifyAssistant(entry),
-        uuid: entry.uuid ?? `line-${entry.line}`,
-        uuids: [],
-        messageId: id,
-        model: typeof message.model === 'string' ? message.model : undefined,
-        timestamp: entry.timestamp,
-        blocks: [],
-        toolCalls: [],
-        line: entry.line,
-      };
-    if (!existing) {
-      messages.push(target);
-      if (id) byMessageId.set(id, target);
-    }
-    if (entry.uuid) target.uuids.push(entry.uuid);
-    target.blocks = mergeBlocks(target.blocks, blocks);
-    if (message.usage && typeof message.usage === 'object') target.usage = message.usage as Usage;
-    if ('stop_reason' in message) target.stopReason = (message.stop_reason as string | null) ?? target.stopReason ?? null;
-    for (const block of blocks) {
-      if (block.type !== 'tool_use') continue;
-      const b = block as Extract<ContentBlock, { type: 'tool_use' }>;
-      if (typeof b.id !== 'string' || toolCalls.has(b.id)) continue;
-      const call: ToolCall = {
-        id: b.id,
-        name: typeof b.name === 'string' ? b.name : 'unknown',
-        input: b.input && typeof b.input === 'object' ? b.input : {},
-        entryUuid: entry.uuid ?? target.uuid,
-      };
-      toolCalls.set(b.id, call);
-      target.toolCalls.push(call);
+function entryUuid(entry: Entry): string {
+  return entry.uuid ?? `line-${entry.line}`;
+}
+
+/** Dispatches one entry by type. Progress, snapshots, queue operations and other metadata are not messages. */
+function collectEntry(c: Collected, entry: Entry): void {
+  if (entry.type === 'assistant') {
+    c.lastCommand = undefined;
+    collectAssistant(c, entry);
+  } else if (entry.type === 'user') {
+    collectUser(c, entry);
+  } else if (entry.type === 'system') {
+    collectSystem(c, entry);
+  } else if (entry.type === 'attachment') {
+    collectAttachment(c, entry);
+  }
+}
+
+/** Adds a streaming entry to the assistant message of its `message.id` (a new one for a new id). */
+function collectAssistant(c: Collected, entry: Entry): void {
+  const message = messageOf(entry) ?? {};
+  const id = typeof message.id === 'string' ? message.id : undefined;
+  const blocks = contentBlocks(entry);
+  const target = assistantFor(c, entry, message, id);
+  if (entry.uuid) target.uuids.push(entry.uuid);
+  target.blocks = mergeBlocks(target.blocks, blocks);
+  if (message.usage && typeof message.usage === 'object') target.usage = message.usage as Usage;
+  if ('stop_reason' in message) target.stopReason = (message.stop_reason as string | null) ?? target.stopReason ?? null;
+  collectToolCalls(c, entry, target, blocks);
+}
+
+/** The message a streaming entry belongs to: the one already seen with its id, or a new one. */
+function assistantFor(c: Collected, entry: Entry, message: Record<string, unknown>, id: string | undefined): AssistantMessage {
+  const existing = id ? c.byMessageId.get(id) : undefined;
+  if (existing) return existing;
+  const target: AssistantMessage = {
+    kind: 'assistant',
+    assistantKind: classifyAssistant(entry),
+    uuid: entryUuid(entry),
+    uuids: [],
+    messageId: id,
+    model: typeof message.model === 'string' ? message.model : undefined,
+    timestamp: entry.timestamp,
+    blocks: [],
+    toolCalls: [],
+    line: entry.line,
+  };
+  c.messages.push(target);
+  if (id) c.byMessageId.set(id, target);
+  return target;
+}
+
+/** Records each tool call of an entry once (cumulative streaming repeats them). */
+function collectToolCalls(c: Collected, entry: Entry, target: AssistantMessage, blocks: ContentBlock[]): void {
+  for (const block of blocks) {
+    if (block.type !== 'tool_use') continue;
+    const b = block as ToolUseBlock;
+    if (typeof b.id !== 'string' || c.toolCalls.has(b.id)) continue;
+    const call: ToolCall = {
+      id: b.id,
+      name: typeof b.name === 'string' ? b.name : 'unknown',
+      input: b.input && typeof b.input === 'object' ? b.input : {},
+      entryUuid: entry.uuid ?? target.uuid,
+    };
+    c.toolCalls.set(b.id, call);
+    target.toolCalls.push(call);
+  }
+}
+
+function collectUser(c: Collected, entry: Entry): void {
+  const kind = classifyUser(entry);
+  if (kind === 'tool-result') {
+    collectToolResultEntry(c, entry);
+    return;
+  }
+  if (kind === 'compact-summary') {
+    collectCompactSummary(c, entry);
+    return;
+  }
+  const text = textOf(entry);
+  if (kind === 'command-output' && attachCommandOutput(c, text)) return;
+  const msg = userMessage(entry, kind, text);
+  c.messages.push(msg);
+  c.lastCommand = kind === 'command' ? msg : undefined;
+}
+
+/** Keeps a tool result entry for pairing; an interruption written beside the result is a message of its own. */
+function collectToolResultEntry(c: Collected, entry: Entry): void {
+  c.resultEntries.push(entry);
+  const extra = textOf(entry).trim();
+  if (/^\[Request interrupted by user/.test(extra)) c.messages.push(userMessage(entry, 'interruption', extra));
+}
+
+/** A summary fills the boundary before it; without one waiting, it stands as a compaction of its own. */
+function collectCompactSummary(c: Collected, entry: Entry): void {
+  const summary = textOf(entry);
+  if (c.pendingCompaction && !c.pendingCompaction.summary) {
+    c.pendingCompaction.summary = summary;
+  } else {
+    c.messages.push({ kind: 'compaction', uuid: entryUuid(entry), timestamp: entry.timestamp, summary, line: entry.line });
+  }
+  c.pendingCompaction = undefined;
+}
+
+/** Gives the last command its output, if it still has none; false when there is no such command. */
+function attachCommandOutput(c: Collected, text: string): boolean {
+  if (!c.lastCommand?.command || c.lastCommand.command.output !== undefined) return false;
+  c.lastCommand.command.output = commandOutput(text);
+  return true;
+}
+
+function collectSystem(c: Collected, entry: Entry): void {
+  const subtype = entry.subtype ?? 'info';
+  if (subtype === 'compact_boundary') {
+    c.pendingCompaction = compactionBoundary(entry);
+    c.messages.push(c.pendingCompaction);
+    return;
+  }
+  const content = typeof entry.raw.content === 'string' ? entry.raw.content : '';
+  // Some versions write local commands and their output as system entries.
+  if (subtype === 'local_command' && content.includes('<command-name>')) {
+    const msg = userMessage(entry, 'command', content);
+    c.messages.push(msg);
+    c.lastCommand = msg;
+    return;
+  }
+  if (subtype === 'local_command' && attachCommandOutput(c, content)) return;
+  c.messages.push(systemMessage(entry, subtype, content));
+}
+
+function compactionBoundary(entry: Entry): CompactionMessage {
+  const meta = (entry.raw.compactMetadata ?? {}) as { trigger?: string; preTokens?: number };
+  return {
+    kind: 'compaction',
+    uuid: entryUuid(entry),
+    timestamp: entry.timestamp,
+    trigger: typeof meta.trigger === 'string' ? meta.trigger : undefined,
+    preTokens: typeof meta.preTokens === 'number' ? meta.preTokens : undefined,
+    summary: '',
+    line: entry.line,
+  };
+}
+
+/** A prompt typed while the model was busy, queued for after it. */
+function collectAttachment(c: Collected, entry: Entry): void {
+  const att = entry.raw.attachment as Record<string, unknown> | undefined;
+  if (att && att.type === 'queued_command' && typeof att.prompt === 'string') {
+    c.messages.push(userMessage(entry, 'queued-prompt', att.prompt));
+  }
+}
+
+/**
+ * Pairs every tool result with its call. A result whose call is not on this
+ * branch is shown on its own and reported. Returns the ids of those orphans.
+ */
+function pairToolResults(c: Collected, file: string, diagnostics: Diagnostic[]): string[] {
+  const orphanToolResults: string[] = [];
+  for (const entry of c.resultEntries) {
+    const results = contentBlocks(entry).filter((b) => b.type === 'tool_result') as ToolResultBlock[];
+    for (const block of results) {
+      const call = c.toolCalls.get(block.tool_use_id);
+      if (call) {
+        if (!call.result) call.result = toolResult(entry, block, results.length);
+        continue;
+      }
+      orphanToolResults.push(block.tool_use_id);
+      diagnostics.push({ file, line: entry.line, code: 'tool-result-without-tool-use', reason: `tool result for ${block.tool_use_id} has no matching tool call; shown on its own` });
+      c.messages.push(userMessage(entry, 'tool-result', stringifyResult(block.content)));
     }
   }
+  return orphanToolResults;
+}
+
+function toolResult(entry: Entry, block: ToolResultBlock, resultsInEntry: number): ToolResult {
+  return {
+    uuid: entryUuid(entry),
+    timestamp: entry.timestamp,
+    content: block.content ?? '',
+    isError: block.is_error === true,
+    // One entry holds one result in every version seen; with several, the structured
+    // result cannot be told apart, so only a lone result gets it.
+    toolUseResult: resultsInEntry === 1 ? entry.raw.toolUseResult : undefined,
+  };
 }
 
 /**
@@ -226,7 +285,7 @@ function userMessage(entry: Entry, userKind: UserMessage['userKind'], text: stri
   const msg: UserMessage = {
     kind: 'user',
     userKind,
-    uuid: entry.uuid ?? `line-${entry.line}`,
+    uuid: entryUuid(entry),
     timestamp: entry.timestamp,
     text,
     blocks,
@@ -245,7 +304,7 @@ function userMessage(entry: Entry, userKind: UserMessage['userKind'], text: stri
 function systemMessage(entry: Entry, subtype: string, content: string): SystemMessage {
   return {
     kind: 'system',
-    uuid: entry.uuid ?? `line-${entry.line}`,
+    uuid: entryUuid(entry),
     subtype,
     timestamp: entry.timestamp,
     text: content,

@@ -6,21 +6,28 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 
-/** Every entry `type` seen in real files; anything else is kept as `unknown`. */
-export type EntryType =
-  | 'user'
-  | 'assistant'
-  | 'system'
-  | 'summary'
-  | 'file-history-snapshot'
-  | 'queue-operation'
-  | 'progress'
-  | 'attachment'
-  | 'permission-mode'
-  | 'last-prompt'
-  | 'custom-title'
-  | 'ai-title'
-  | 'unknown';
+/**
+ * Every entry `type` the model knows, in one list: the `EntryType` union is
+ * derived from it, and the reader recognises exactly these. Anything else is
+ * kept as `unknown` and reported.
+ */
+export const ENTRY_TYPES = [
+  'user',
+  'assistant',
+  'system',
+  'summary',
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'attachment',
+  'permission-mode',
+  'last-prompt',
+  'custom-title',
+  'ai-title',
+] as const;
+
+/** A known entry type, or `unknown` for one the model has not seen yet. */
+export type EntryType = (typeof ENTRY_TYPES)[number] | 'unknown';
 
 /** A content block of a message, as the Anthropic API defines it. */
 export type ContentBlock =

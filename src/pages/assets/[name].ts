@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { getCollection } from 'astro:content';
-import { readAsset } from '../../lib/site/page-data';
+import { createRenderCache } from '../../lib/build/render-cache';
 
 /** Images from transcripts, written once under content-hashed names. */
 export async function getStaticPaths() {
@@ -10,6 +10,6 @@ export async function getStaticPaths() {
 }
 
 export const GET: APIRoute = async ({ params, props }) =>
-  new Response(new Uint8Array(await readAsset(process.cwd(), String(params.name))), {
+  new Response(new Uint8Array(await createRenderCache(process.cwd()).readAsset(String(params.name))), {
     headers: { 'Content-Type': String(props.mediaType) },
   });

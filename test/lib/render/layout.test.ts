@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../../helpers/browser.js';
 import { loadHighlighter } from '../../../src/lib/render/highlight.js';
-import { previewPage } from './preview-page.js';
+import { previewPage } from '../../helpers/preview-page.js';
 
 let browser: Browser;
 beforeAll(async () => {

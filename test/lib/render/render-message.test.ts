@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createRenderContext, prepareMessages, renderMessage, renderTranscript, type RenderContext } from '../../../src/lib/render/render-message.js';
 import type { Message, Session } from '../../../src/lib/transcript/types.js';
 import { parse } from './dom.js';
-import { corpusRoot, fixturesRoot, loadExpect, loadSessions, testContext } from './load.js';
+import { corpusRoot, fixturesRoot, loadExpect, loadSessions, testContext } from '../../helpers/render.js';
 import { assistantMsg, systemMsg, toolCall, userMsg, withCall } from './make.js';
 
 let ctx: RenderContext;

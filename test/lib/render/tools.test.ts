@@ -9,9 +9,9 @@ import { prepareMessages, renderMessage, type RenderContext } from '../../../src
 import { rendererFor, renderToolCall } from '../../../src/lib/render/render-tool.js';
 import { parseNumberedLines } from '../../../src/lib/render/tools/files.js';
 import type { ToolCall } from '../../../src/lib/transcript/types.js';
-import { callsOf, firstCall, tur } from './corpus-calls.js';
+import { callsOf, firstCall, tur } from '../../helpers/corpus-calls.js';
 import { parse } from './dom.js';
-import { corpusRoot, loadSessions, testContext, type Assets } from './load.js';
+import { corpusRoot, loadSessions, testContext, type Assets } from '../../helpers/render.js';
 import { toolCall, withCall } from './make.js';
 
 let ctx: RenderContext;

@@ -9,7 +9,7 @@ import { renderToolCall } from '../../../src/lib/render/render-tool.js';
 import { prepareMessages, renderMessage, renderTranscript, type RenderContext } from '../../../src/lib/render/render-message.js';
 import type { Message, ToolCall } from '../../../src/lib/transcript/types.js';
 import { eventHandlerAttributes, forbiddenMatches, parse } from './dom.js';
-import { fixturesRoot, loadExpect, loadSessions, testContext } from './load.js';
+import { fixturesRoot, loadExpect, loadSessions, testContext } from '../../helpers/render.js';
 import { assistantMsg, systemMsg, toolCall, userMsg, withCall } from './make.js';
 
 const expectJson = loadExpect();

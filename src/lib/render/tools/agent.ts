@@ -1,8 +1,9 @@
 /** Task / Agent: a subagent's brief, its whole transcript nested, and its answer. */
+import { formatCount, formatDuration } from '../../format.js';
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
-import { errorBlock, field, fmtCount, fmtDuration, markdownBlock, num, resultText, str, structured, toolFrame } from './common.js';
+import { errorBlock, field, markdownBlock, num, resultText, str, structured, toolFrame } from './common.js';
 
 /** How deep subagent transcripts nest before we stop (guards against cycles in bad data). */
 const MAX_DEPTH = 4;
@@ -23,13 +24,13 @@ export function renderAgent(call: ToolCall, ctx: RenderContext): SafeHtml {
     toolUseCount: sub?.stats.toolUseCount ?? num(s?.totalToolUseCount),
   };
   const statParts = [
-    fmtDuration(stats.durationMs),
-    stats.totalTokens !== undefined ? `${fmtCount(stats.totalTokens)} tokens` : undefined,
-    stats.toolUseCount !== undefined ? `${fmtCount(stats.toolUseCount)} tool call${stats.toolUseCount === 1 ? '' : 's'}` : undefined,
+    formatDuration(stats.durationMs),
+    stats.totalTokens !== undefined ? `${formatCount(stats.totalTokens)} tokens` : undefined,
+    stats.toolUseCount !== undefined ? `${formatCount(stats.toolUseCount)} tool call${stats.toolUseCount === 1 ? '' : 's'}` : undefined,
   ].filter((x): x is string => !!x);
 
   const promptHtml = prompt
-    ? html`<details class="agent-prompt"><summary>Prompt · ${fmtCount(prompt.length)} chars</summary>${markdownBlock(prompt, ctx)}</details>`
+    ? html`<details class="agent-prompt"><summary>Prompt · ${formatCount(prompt.length)} chars</summary>${markdownBlock(prompt, ctx)}</details>`
     : html``;
   const input = html`${field('Name', str(i.name))}${field('Model', str(i.model))}${field('Isolation', str(i.isolation))}${promptHtml}`;
 
@@ -37,7 +38,7 @@ export function renderAgent(call: ToolCall, ctx: RenderContext): SafeHtml {
   if (sub && sub.messages.length) {
     const key = sub.agentId ?? call.id;
     const body = ctx.depth >= MAX_DEPTH ? html`<p class="no-output">(nested too deep to show)</p>` : ctx.renderMessages(sub.messages);
-    transcript = html`<details class="subagent" data-subagent="${key}"><summary>Subagent transcript · ${fmtCount(sub.messages.length)} messages${statParts.length ? ` · ${statParts.join(' · ')}` : ''}</summary><div class="subagent-body">${body}</div></details>`;
+    transcript = html`<details class="subagent" data-subagent="${key}"><summary>Subagent transcript · ${formatCount(sub.messages.length)} messages${statParts.length ? ` · ${statParts.join(' · ')}` : ''}</summary><div class="subagent-body">${body}</div></details>`;
   } else if (statParts.length) {
     transcript = html`<p class="agent-stats">${statParts.join(' · ')}</p>`;
   }

@@ -1,9 +1,10 @@
 /** Bash, BashOutput and KillShell/KillBash. */
+import { formatDuration } from '../../format.js';
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { highlightCode } from '../highlight.js';
 import { html, joinHtml, type SafeHtml } from '../sanitize.js';
-import { cleanResultText, errorBlock, field, fmtDuration, num, obj, renderImages, resultText, str, structured, terminalBlock, toolFrame } from './common.js';
+import { cleanResultText, errorBlock, field, num, obj, renderImages, resultText, str, structured, terminalBlock, toolFrame } from './common.js';
 
 /** Bash: the command as shell, its description, stdout/stderr with ANSI colours, and how it ended. */
 export function renderBash(call: ToolCall, ctx: RenderContext): SafeHtml {
@@ -11,7 +12,7 @@ export function renderBash(call: ToolCall, ctx: RenderContext): SafeHtml {
   const description = str(call.input.description);
   const background = call.input.run_in_background === true;
   const timeout = num(call.input.timeout);
-  const input = html`${highlightCode(command, { lang: 'shellscript', className: 'command' })}${field('Timeout', timeout !== undefined ? fmtDuration(timeout) : undefined)}`;
+  const input = html`${highlightCode(command, { lang: 'shellscript', className: 'command' })}${field('Timeout', timeout !== undefined ? formatDuration(timeout) : undefined)}`;
   const badges = joinHtml([background ? html`<span class="badge">background</span>` : '']);
   return toolFrame(call, ctx, { summary: description, input, output: bashOutput(call, ctx), badges });
 }

@@ -2,6 +2,7 @@
  * Building blocks shared by the tool renderers: the frame every call sits in,
  * result text and images, collapsing long content, JSON and code blocks.
  */
+import { formatCount } from '../../format.js';
 import type { ContentBlock, ToolCall, ToolResult } from '../../transcript/types.js';
 import { COLLAPSE_LINES, type RenderContext } from '../context.js';
 import { highlightCode, highlightTerminal, stripAnsi } from '../highlight.js';
@@ -54,29 +55,13 @@ export function lineCount(text: string): number {
   return text.endsWith('\n') ? n - 1 : n;
 }
 
-/** Formats a count with thousands separators. */
-export function fmtCount(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
-/** Formats milliseconds as `850 ms`, `12.3 s` or `4 min 7 s`. */
-export function fmtDuration(ms: number | undefined): string | undefined {
-  if (ms === undefined || !Number.isFinite(ms)) return undefined;
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)} s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min ${Math.round(s % 60)} s`;
-  return `${Math.floor(m / 60)} h ${m % 60} min`;
-}
-
 /**
  * Wraps content in a `<details>` when it has more than `COLLAPSE_LINES` lines,
  * with a summary saying how many. Works without JavaScript.
  */
 export function collapsible(content: SafeHtml, lines: number, label: string, opts: { open?: boolean; threshold?: number } = {}): SafeHtml {
   if (lines <= (opts.threshold ?? COLLAPSE_LINES)) return content;
-  return html`<details class="long"${opts.open ? trustedHtml(' open') : ''}><summary>${label} · ${fmtCount(lines)} lines</summary>${content}</details>`;
+  return html`<details class="long"${opts.open ? trustedHtml(' open') : ''}><summary>${label} · ${formatCount(lines)} lines</summary>${content}</details>`;
 }
 
 /** Highlighted code, collapsed when long. */
@@ -164,7 +149,7 @@ export function imageFromBase64(data: string | undefined, declaredType: string |
     return html`<p class="image-missing">${alt}: could not be written</p>`;
   }
   const kb = Math.max(1, Math.round(bytes.length / 1024));
-  const label = `${alt} (${type.slice(6).toUpperCase()}, ${fmtCount(kb)} KB)`;
+  const label = `${alt} (${type.slice(6).toUpperCase()}, ${formatCount(kb)} KB)`;
   return html`<figure class="image"><a href="${url}"><img src="${url}" alt="${label}" loading="lazy" decoding="async"></a></figure>`;
 }
 

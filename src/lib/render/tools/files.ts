@@ -1,27 +1,11 @@
 /** Read, Write, Edit, MultiEdit and NotebookEdit. */
+import { formatCount } from '../../format.js';
 import { structuredPatch } from 'diff';
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { highlightCode, languageForPath } from '../highlight.js';
 import { html, joinHtml, type SafeHtml } from '../sanitize.js';
-import {
-  cleanResultText,
-  collapsible,
-  codeBlock,
-  errorBlock,
-  field,
-  fmtCount,
-  imageFromBase64,
-  lineCount,
-  num,
-  obj,
-  pathHtml,
-  renderImages,
-  resultText,
-  str,
-  structured,
-  toolFrame,
-} from './common.js';
+import { cleanResultText, collapsible, codeBlock, errorBlock, field, imageFromBase64, lineCount, num, obj, pathHtml, renderImages, resultText, str, structured, toolFrame } from './common.js';
 
 /** A file path from the input or the structured result. */
 function filePath(call: ToolCall): string | undefined {
@@ -102,7 +86,7 @@ export function renderWrite(call: ToolCall, ctx: RenderContext): SafeHtml {
   const replaced = s?.type === 'update' && hunks.length > 0;
   const input = replaced ? renderHunks(hunks, lang) : codeBlock(content, lang, { lineNumbers: true, label: 'Show file' });
   const badges = replaced ? html`<span class="badge">overwrite</span>` : s?.type === 'create' ? html`<span class="badge">new file</span>` : html``;
-  const summary = html`${pathHtml(path)} <span class="muted">${fmtCount(lineCount(content))} lines</span>`;
+  const summary = html`${pathHtml(path)} <span class="muted">${formatCount(lineCount(content))} lines</span>`;
   return toolFrame(call, ctx, { summary, input, badges, output: resultOutput(call) });
 }
 

@@ -1,8 +1,9 @@
 /** Grep, Glob and LS. */
+import { formatCount } from '../../format.js';
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
-import { cleanResultText, collapsible, errorBlock, field, fmtCount, num, pathHtml, resultText, str, structured, textBlock, toolFrame } from './common.js';
+import { cleanResultText, collapsible, errorBlock, field, num, pathHtml, resultText, str, structured, textBlock, toolFrame } from './common.js';
 
 /** A list of file names, collapsed when long. */
 function fileList(files: string[]): SafeHtml {
@@ -37,13 +38,13 @@ function searchOutput(call: ToolCall): SafeHtml {
   const content = str(s?.content);
   const count = num(s?.numFiles) ?? files?.length;
   const truncated = s?.truncated === true ? html` <span class="badge">truncated</span>` : '';
-  if (content) return html`<p class="count">${fmtCount(num(s?.numLines) ?? 0)} matching lines</p>${textBlock(content, 'Show matches')}`;
+  if (content) return html`<p class="count">${formatCount(num(s?.numLines) ?? 0)} matching lines</p>${textBlock(content, 'Show matches')}`;
   // The structured file list is only a nicer view of what the model was shown; when the
   // result text says more than the list, the text is what the reader must see.
   if (files && !listCoversText(files, cleanResultText(resultText(r)))) return textBlock(cleanResultText(resultText(r)), 'Show results');
   if (files) {
     if (!files.length) return html`<p class="no-output">No matches</p>`;
-    return html`<p class="count">${fmtCount(count ?? files.length)} file${count === 1 ? '' : 's'}${truncated}</p>${fileList(files)}`;
+    return html`<p class="count">${formatCount(count ?? files.length)} file${count === 1 ? '' : 's'}${truncated}</p>${fileList(files)}`;
   }
   const text = cleanResultText(resultText(r));
   return text.trim() ? textBlock(text, 'Show results') : html`<p class="no-output">No matches</p>`;

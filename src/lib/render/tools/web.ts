@@ -1,14 +1,15 @@
 /** WebFetch and WebSearch. */
+import { formatCount, formatDuration } from '../../format.js';
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
-import { collapsible, errorBlock, field, fmtCount, fmtDuration, lineCount, linkHtml, markdownBlock, num, obj, resultText, str, structured, toolFrame } from './common.js';
+import { collapsible, errorBlock, field, lineCount, linkHtml, markdownBlock, num, obj, resultText, str, structured, toolFrame } from './common.js';
 
 /** WebFetch: the URL (a link only when http/https), the question asked, and the answer as markdown. */
 export function renderWebFetch(call: ToolCall, ctx: RenderContext): SafeHtml {
   const url = str(call.input.url) ?? str(structured(call)?.url) ?? '';
   const s = structured(call);
-  const meta = [num(s?.code) !== undefined ? `${num(s?.code)} ${str(s?.codeText) ?? ''}`.trim() : undefined, num(s?.bytes) !== undefined ? `${fmtCount(num(s?.bytes) ?? 0)} bytes` : undefined, fmtDuration(num(s?.durationMs))].filter(Boolean).join(' · ');
+  const meta = [num(s?.code) !== undefined ? `${num(s?.code)} ${str(s?.codeText) ?? ''}`.trim() : undefined, num(s?.bytes) !== undefined ? `${formatCount(num(s?.bytes) ?? 0)} bytes` : undefined, formatDuration(num(s?.durationMs))].filter(Boolean).join(' · ');
   const input = field('Prompt', str(call.input.prompt));
   const r = call.result;
   let output = html``;

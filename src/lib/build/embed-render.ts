@@ -1,14 +1,12 @@
-import { discoverSources, type SourceLayout } from '../discover.js';
-import { assignSiblingAgents, loadSession } from '../pipeline.js';
-import { createRedactor } from '../redact/index.js';
-import { usernamesFromFolder } from '../redact/usernames.js';
+import type { createRedactor } from '../redact/index.js';
 import { createRenderContext, prepareMessages, renderMessage } from '../render/render-message.js';
 import type { Session } from '../transcript/types.js';
-import { projectSlugOf, sessionEntryId } from './build-entries.js';
-import { EmbedError, resolveEmbed, type EmbedRef } from './embed.js';
-import { pageOfMessage } from './pages.js';
+import { EmbedError, resolveEmbed, type EmbedRef } from '../site/embed.js';
+import { pageOfMessage } from '../site/pages.js';
+import { projectSlugOf, sessionEntryId } from '../site/slug.js';
+import { assetUrl, sessionUrl } from '../site/urls.js';
+import { openSessionById, SessionLookupError } from './open-session.js';
 import { assetName } from './render-session.js';
-import { withTrailingSlash } from './slug.js';
 
 export interface EmbedSettings {
   sourceDir: string;
@@ -29,42 +27,32 @@ export interface RenderedEmbed {
 
 type LoadedEmbedSession = { session: Session; projectSlug: string };
 
-// Module-level caches live for one build: notes usually quote the same few sessions many times.
-const layouts = new Map<string, Promise<{ layout: SourceLayout; owners: Map<string, string[]> }>>();
+// Lives for one build: notes usually quote the same few sessions many times.
 const sessions = new Map<string, Promise<LoadedEmbedSession>>();
 
-function layoutOf(sourceDir: string): Promise<{ layout: SourceLayout; owners: Map<string, string[]> }> {
-  let p = layouts.get(sourceDir);
-  if (!p) {
-    p = discoverSources(sourceDir).then(async (layout) => ({ layout, owners: await assignSiblingAgents(layout) }));
-    layouts.set(sourceDir, p);
-  }
-  return p;
-}
-
-/** Loads (once per build) the session whose id starts with `prefix`, redacted like the site's pages. */
+/** Opens (once per build) the session whose id starts with `prefix`, redacted like the site's pages. */
 function loadById(settings: EmbedSettings, prefix: string): Promise<LoadedEmbedSession> {
-  if (typeof prefix !== 'string' || prefix.trim() === '') return Promise.reject(new EmbedError('session must be a session id or a prefix of one'));
   // Keyed by everything that changes the result, so callers with other settings (tests) never share an entry.
   const key = JSON.stringify([settings.sourceDir, settings.redaction, prefix]);
   let p = sessions.get(key);
   if (!p) {
-    p = (async () => {
-      const { layout, owners } = await layoutOf(settings.sourceDir);
-      const matches = layout.sessions.filter((s) => s.sessionId.startsWith(prefix));
-      if (matches.length !== 1) {
-        throw new EmbedError(matches.length ? `session="${prefix}" matches ${matches.length} sessions; use a longer prefix` : `session="${prefix}": no session id starts with it`);
-      }
-      const source = matches[0];
-      // A fresh redactor per session, as for the session pages: placeholders are numbered per session.
-      const redactor = createRedactor({ ...settings.redaction, usernames: usernamesFromFolder(source.projectFolder) });
-      const loaded = await loadSession(source, settings.sourceDir, owners, redactor);
-      if (!loaded.result.ok) throw new EmbedError(`session="${prefix}" has no page (${loaded.result.reason})`);
-      return { session: loaded.result.session, projectSlug: projectSlugOf(source.projectFolder) };
-    })();
+    p = openSessionById(settings.sourceDir, prefix, settings.redaction ?? {}).then(
+      (opened) => ({ session: opened.result.session, projectSlug: projectSlugOf(opened.source.projectFolder) }),
+      (err) => {
+        throw err instanceof SessionLookupError ? new EmbedError(embedLookupMessage(prefix, err)) : err;
+      },
+    );
     sessions.set(key, p);
   }
   return p;
+}
+
+/** Says what is wrong with a `session=` reference in the words of the note that holds it. */
+function embedLookupMessage(prefix: string, err: SessionLookupError): string {
+  if (typeof prefix !== 'string' || prefix.trim() === '') return 'session must be a session id or a prefix of one';
+  if (err.kind === 'ambiguous') return `session="${prefix}" matches ${err.matches} sessions; use a longer prefix`;
+  if (err.kind === 'none') return `session="${prefix}": no session id starts with it`;
+  return `session="${prefix}" ${err.message.replace(/^.*? has no page/, 'has no page')}`;
 }
 
 /**
@@ -75,10 +63,9 @@ function loadById(settings: EmbedSettings, prefix: string): Promise<LoadedEmbedS
 export async function renderEmbed(settings: EmbedSettings, ref: EmbedRef): Promise<RenderedEmbed> {
   const { session, projectSlug } = await loadById(settings, ref.session);
   const picked = resolveEmbed(session, ref);
-  const base = withTrailingSlash(settings.base);
   const ctx = createRenderContext({
     // Same content-hashed name the session page uses, so the file already exists in the site.
-    emitAsset: (bytes: Buffer, mediaType: string) => `${base}assets/${assetName(bytes, mediaType)}`,
+    emitAsset: (bytes: Buffer, mediaType: string) => assetUrl(settings.base, assetName(bytes, mediaType)),
     indexToolOutput: settings.search.indexToolOutput,
     renderThinking: true,
     indexThinking: settings.search.indexThinking,
@@ -97,9 +84,8 @@ export async function renderEmbed(settings: EmbedSettings, ref: EmbedRef): Promi
   }
   // The link goes to the first message the reader sees, which has an anchor on the session page.
   const anchor = picked.anchor === undefined ? undefined : shown[0].uuid;
-  const pageUrl = `${base}sessions/${sessionEntryId(projectSlug, session.sessionId)}/`;
   const page = anchor ? pageOfMessage(session, anchor, settings.pageSize)?.page ?? 1 : 1;
-  const href = `${page > 1 ? `${pageUrl}${page}/` : pageUrl}${anchor ? `#m-${anchor}` : ''}`;
+  const href = sessionUrl(settings.base, sessionEntryId(projectSlug, session.sessionId), { page, message: anchor });
   // A range counts what the reader sees, not the hidden entries inside it.
   const label = picked.kind === 'range' ? `${shown.length} message${shown.length === 1 ? '' : 's'}` : picked.label;
   return { html: shown.map((s) => s.html).join('\n'), href, title: session.title, label };

@@ -4,9 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createRenderContext, prepareMessages, renderTranscript } from '../../../src/lib/render/render-message.js';
-import type { Session } from '../../../src/lib/transcript/types.js';
-import { corpusRoot, fixturesRoot, loadExpect, loadSessions, repoRoot } from './load.js';
+import { createRenderContext, prepareMessages, renderTranscript } from '../../src/lib/render/render-message.js';
+import type { Session } from '../../src/lib/transcript/types.js';
+import { corpusRoot, fixturesRoot, loadExpect, loadSessions, repoRoot } from './render.js';
 
 
 /** A page holding the sessions that use the most kinds of tools, plus the XSS fixture session. */

@@ -5,8 +5,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ContentBlock, ToolCall } from '../../../src/lib/transcript/types.js';
-import { corpusRoot } from './load.js';
+import type { ContentBlock, ToolCall } from '../../src/lib/transcript/types.js';
+import { corpusRoot } from './shared.js';
 
 let cache: Map<string, ToolCall[]> | undefined;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../../src/lib/cli.js';
+import { parseCommandLine } from '../../../scripts/lib/cli.js';
 
 describe('parseCommandLine', () => {
   const opts = { strict: { type: 'boolean' }, dist: { type: 'string' } } as const;

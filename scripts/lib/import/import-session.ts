@@ -1,10 +1,10 @@
 import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { BAD_LINE_CODES, type Diagnostic } from '../diagnostics.js';
-import { toPosix, type SessionSource } from '../discover.js';
-import { readJsonl } from '../jsonl/read-jsonl.js';
-import { redactProjectFolder, usernamesFromCwds, usernamesFromFolder } from '../redact/usernames.js';
-import type { RedactionReport, Redactor } from '../redact/types.js';
+import { BAD_LINE_CODES, type Diagnostic } from '../../../src/lib/diagnostics.js';
+import { toPosix, type SessionSource } from '../../../src/lib/discover.js';
+import { readJsonl } from '../../../src/lib/jsonl/read-jsonl.js';
+import { redactProjectFolder, usernamesFromCwds, usernamesFromFolder } from '../../../src/lib/redact/usernames.js';
+import type { RedactionReport, Redactor } from '../../../src/lib/redact/types.js';
 
 export interface ImportedFile {
   /** Source path relative to the source root. */

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SessionSource } from '../../../src/lib/discover.js';
-import { parseDateBound, selectSessions } from '../../../src/lib/import/select.js';
-import { promptText, quickTitle } from '../../../src/lib/import/title.js';
+import type { SessionSource } from '../../../../src/lib/discover.js';
+import { parseDateBound, selectSessions } from '../../../../scripts/lib/import/select.js';
+import { promptText, quickTitle } from '../../../../scripts/lib/import/title.js';
 
 const source = (projectFolder: string, sessionId: string, date: string): SessionSource => ({
   sessionId,

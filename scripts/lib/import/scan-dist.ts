@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { extname, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { toPosix } from '../discover.js';
-import { listFiles } from '../fs/parallel.js';
-import { createRedactor } from '../redact/redactor.js';
-import { scanText, type ScanFinding } from '../redact/scan.js';
-import type { RedactionOptions } from '../redact/types.js';
+import { toPosix } from '../../../src/lib/discover.js';
+import { listFiles } from '../../../src/lib/fs/parallel.js';
+import { createRedactor } from '../../../src/lib/redact/redactor.js';
+import { scanText, type ScanFinding } from '../../../src/lib/redact/scan.js';
+import type { RedactionOptions } from '../../../src/lib/redact/types.js';
 
 export interface DistFinding {
   /** Path relative to the scanned folder. */

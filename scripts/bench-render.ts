@@ -1,14 +1,13 @@
 /**
  * Measures the renderers on the 8 MB fixture session: markdown, highlighting,
- * sanitising and the whole transcript. Run: npm exec -- tsx test/lib/render/bench-render.ts
+ * sanitising and the whole transcript. Run: npm exec -- tsx scripts/bench-render.ts
  */
-import { resolve } from 'node:path';
-import { highlightCode, loadHighlighter, ensureLanguages, languageForPath } from '../../../src/lib/render/highlight.js';
-import { markdownToUnsanitizedHtml } from '../../../src/lib/render/markdown.js';
-import { prepareMessages, renderTranscript, renderMessageHtml } from '../../../src/lib/render/render-message.js';
-import { sanitizeHtml } from '../../../src/lib/render/sanitize.js';
-import type { Message } from '../../../src/lib/transcript/types.js';
-import { fixturesRoot, loadExpect, loadSessions, testContext } from './load.js';
+import { highlightCode, loadHighlighter, ensureLanguages, languageForPath } from '../src/lib/render/highlight.js';
+import { markdownToUnsanitizedHtml } from '../src/lib/render/markdown.js';
+import { prepareMessages, renderTranscript, renderMessageHtml } from '../src/lib/render/render-message.js';
+import { sanitizeHtml } from '../src/lib/render/sanitize.js';
+import type { Message } from '../src/lib/transcript/types.js';
+import { fixturesRoot, loadExpect, loadSessions, testContext } from '../test/helpers/render.js';
 
 const big = loadExpect().big;
 const folder = big.file.split('/')[1];

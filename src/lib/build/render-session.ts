@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createRenderContext, prepareMessages, renderTranscript } from '../render/render-message.js';
 import type { Message, Session, Turn } from '../transcript/types.js';
-import { paginateTurns } from './pages.js';
-import { promptTitleText } from '../transcript/build-session.js';
+import { paginateTurns } from '../site/pages.js';
+import { promptTitleText, shortenTitle } from '../transcript/build-session.js';
 
 export interface TocItem {
   /** 1-based prompt number. */
@@ -46,16 +46,16 @@ const MIME_EXT: Record<string, string> = {
   'image/webp': 'webp',
 };
 
-/**
- * Renders a session's transcript to HTML pages once, so that a build can cache
- * the result by content digest. Pages hold whole turns, a fixed number each, so
- * a message keeps its page when the session grows.
- */
 /** The content-hashed file name of an image: the same bytes always get the same name. */
 export function assetName(bytes: Buffer, mediaType: string): string {
   return `${createHash('sha256').update(bytes).digest('hex').slice(0, 20)}.${MIME_EXT[mediaType] ?? 'bin'}`;
 }
 
+/**
+ * Renders a session's transcript to HTML pages once, so that a build can cache
+ * the result by content digest. Pages hold whole turns, a fixed number each, so
+ * a message keeps its page when the session grows.
+ */
 export async function renderSession(session: Session, options: RenderSessionOptions): Promise<RenderedSession> {
   await prepareMessages([...session.messages, ...session.abandoned.flatMap((b) => b.messages)]);
   const assets = new Map<string, AssetRef>();
@@ -124,8 +124,7 @@ function renderTurn(turn: Turn, ctx: ReturnType<typeof createRenderContext>, for
 }
 
 function tocText(text: string): string {
-  const t = promptTitleText(text);
-  return t.length > 90 ? `${t.slice(0, 89)}…` : t || '(empty prompt)';
+  return shortenTitle(promptTitleText(text)) || '(empty prompt)';
 }
 
 /** Our own ids (uuids) only ever hold these characters; anything else is dropped. */

@@ -1,4 +1,4 @@
-import type { SessionSource } from '../discover.js';
+import type { SessionSource } from '../../../src/lib/discover.js';
 
 export interface SelectionCriteria {
   /** Project folder names or parts of them (case-insensitive); any may match. */

@@ -1,0 +1,47 @@
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { AstroIntegration } from 'astro';
+import type { Plugin } from 'vite';
+import { astroCacheDir } from '../lib/build/render-cache.js';
+import { loadConfig, type SessionpressConfig } from '../schemas/config.js';
+import { pagefindIntegration } from './pagefind.js';
+
+/** The module pages, components and the content config import the validated user config from. */
+export const CONFIG_MODULE = 'virtual:sessionpress/config';
+
+/**
+ * The Sessionpress integration. It reads and validates the user's config once,
+ * in `astro:config:setup` (as Starlight does with its own), sets what Astro
+ * needs from it (site, base, cache folder), adds the search index, and hands
+ * the result to the content config, pages and components through the virtual
+ * module `virtual:sessionpress/config`, so no page reads the file again.
+ */
+export function sessionpress(): AstroIntegration {
+  return {
+    name: 'sessionpress',
+    hooks: {
+      'astro:config:setup': ({ config, updateConfig }) => {
+        const root = fileURLToPath(config.root);
+        const user = loadConfig(root);
+        const settings = {
+          site: user.site,
+          base: user.base,
+          // A URL, as Astro holds it once resolved: updateConfig does not resolve it again.
+          cacheDir: pathToFileURL(`${astroCacheDir(root)}/`),
+          integrations: [pagefindIntegration({ shardBytes: user.search.shardSizeMB * 1e6 })],
+          vite: { plugins: [configModulePlugin(user)] },
+        };
+        updateConfig(settings);
+      },
+    },
+  };
+}
+
+/** Serves the validated config as a module: plain JSON, so it is the same value everywhere. */
+function configModulePlugin(config: SessionpressConfig): Plugin {
+  const resolved = `\0${CONFIG_MODULE}`;
+  return {
+    name: 'sessionpress:config',
+    resolveId: (id) => (id === CONFIG_MODULE ? resolved : undefined),
+    load: (id) => (id === resolved ? `export default ${JSON.stringify(config)};` : undefined),
+  };
+}

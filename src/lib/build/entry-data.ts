@@ -1,0 +1,64 @@
+import { BAD_LINE_CODES, type Diagnostic } from '../diagnostics.js';
+import type { SessionSource } from '../discover.js';
+import type { SessionEntry } from '../../schemas/session.js';
+import type { OpenedSession } from './open-session.js';
+import type { Session } from '../transcript/types.js';
+import type { RenderedSession } from './render-session.js';
+import { sessionEntryId } from '../site/slug.js';
+
+/**
+ * What the content store keeps for one session: small, serialisable, already
+ * redacted. The type is the collection schema's own, so the two cannot drift.
+ */
+export type SessionEntryData = SessionEntry;
+
+/** Counts the diagnostics that mean a line yielded no entry. */
+export function countBadLines(diagnostics: Diagnostic[]): number {
+  return diagnostics.filter((d) => BAD_LINE_CODES.has(d.code)).length;
+}
+
+/** The store data for a rendered session. */
+export function toEntryData(
+  session: Session,
+  rendered: RenderedSession,
+  loaded: Pick<OpenedSession, 'findings'>,
+  ids: { projectSlug: string; projectName: string; cacheKey: string },
+): SessionEntryData {
+  let subagentCount = 0;
+  for (const m of session.messages) if (m.kind === 'assistant') for (const c of m.toolCalls) if (c.subagent) subagentCount++;
+  return {
+    sessionId: session.sessionId,
+    slug: sessionEntryId(ids.projectSlug, session.sessionId),
+    projectSlug: ids.projectSlug,
+    projectName: ids.projectName,
+    projectPath: session.facts.projectPath,
+    title: session.title,
+    titleSource: session.titleSource,
+    facts: session.facts,
+    toc: rendered.toc,
+    pageCount: rendered.pages.length,
+    anchors: rendered.pages.length > 1 ? rendered.anchors : {},
+    hasAbandoned: session.abandoned.length > 0,
+    abandonedCount: session.abandoned.length,
+    assets: rendered.assets.map(({ name, mediaType }) => ({ name, mediaType })),
+    cacheKey: ids.cacheKey,
+    diagnostics: {
+      total: session.diagnostics.length,
+      badLines: countBadLines(session.diagnostics),
+      sourceFile: session.file,
+      items: session.diagnostics,
+    },
+    redactions: loaded.findings,
+    subagentCount,
+  };
+}
+
+/** Files whose size and mtime decide whether a session must be parsed again. */
+export function digestInputs(source: SessionSource, agentPaths: string[], stats: Map<string, { size: number; mtimeMs: number }>): Array<[string, number, number]> {
+  const out: Array<[string, number, number]> = [[source.relPath, source.size, Math.round(source.mtimeMs)]];
+  for (const p of agentPaths) {
+    const st = stats.get(p);
+    out.push([p, st?.size ?? -1, Math.round(st?.mtimeMs ?? -1)]);
+  }
+  return out;
+}

@@ -1,0 +1,169 @@
+import { open } from 'node:fs/promises';
+import { relative } from 'node:path';
+import type { Diagnostic } from '../diagnostics.js';
+import { agentIdFromPath, discoverSources, toPosix, type SessionSource, type SourceLayout } from '../discover.js';
+import { readJsonl } from '../jsonl/read-jsonl.js';
+import { createRedactor } from '../redact/redactor.js';
+import type { RedactionOptions, Redactor } from '../redact/types.js';
+import { usernamesFromFolder } from '../redact/usernames.js';
+import { buildSession, type AgentFileInput, type BuildResult, type SessionInput } from '../transcript/build-session.js';
+
+/** A session read, redacted and modelled: everything later steps may see. */
+export interface OpenedSession {
+  source: SessionSource;
+  result: BuildResult;
+  /** Bytes read: the session file and its agent files. */
+  bytes: number;
+  /** Redaction findings by rule. */
+  findings: Array<{ rule: string; count: number }>;
+  /** The session's own redactor (placeholders are numbered per session), for what is derived later: paths, diagnostics. */
+  redactor?: Redactor;
+}
+
+export interface OpenSessionOptions {
+  /** The source root the session was discovered under; files are named relative to it. */
+  root: string;
+  /** Sibling `agent-*.jsonl` files by the session id they name (see `assignSiblingAgents`). */
+  owners: Map<string, string[]>;
+  /**
+   * The user's redaction settings. `false` reads the session as it is on disk:
+   * only tests of the model may do that, never anything that writes or shows.
+   */
+  redaction: Partial<RedactionOptions> | false;
+}
+
+/**
+ * Maps each session id to the sibling `agent-*.jsonl` files that name it as
+ * their `sessionId` (the 2.0.x layout keeps every agent of a project in one folder).
+ * Only the head of each file is read.
+ */
+export async function assignSiblingAgents(layout: SourceLayout): Promise<Map<string, string[]>> {
+  const owners = new Map<string, string[]>();
+  const siblings = new Set(layout.sessions.flatMap((s) => s.siblingAgentPaths));
+  for (const path of [...siblings].sort()) {
+    const sessionId = await peekSessionId(path);
+    if (!sessionId) continue;
+    const list = owners.get(sessionId);
+    if (list) list.push(path);
+    else owners.set(sessionId, [path]);
+  }
+  return owners;
+}
+
+async function peekSessionId(path: string): Promise<string | undefined> {
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    const m = /"sessionId"\s*:\s*"([^"]+)"/.exec(buf.subarray(0, bytesRead).toString('utf8'));
+    return m?.[1];
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The agent files of a session: its own `subagents/` folder first, then the siblings that name it. */
+export function agentPathsOf(source: SessionSource, owners: Map<string, string[]>): string[] {
+  return [...source.subagentPaths, ...(owners.get(source.sessionId) ?? [])];
+}
+
+/**
+ * The one way into a session: reads it with its agent files, redacts every
+ * value before anything else sees it (with a fresh redactor that knows the
+ * login names of the session's project folder), and builds the model. Used by
+ * the loader, the embeds and every script. Never throws for bad content; a
+ * file that cannot be read at all becomes a `read-error` diagnostic.
+ */
+export async function openSession(source: SessionSource, options: OpenSessionOptions): Promise<OpenedSession> {
+  const rel = (p: string) => toPosix(relative(options.root, p));
+  const readDiagnostics: Diagnostic[] = [];
+  let main;
+  try {
+    main = await readJsonl(source.path, source.relPath);
+  } catch (err) {
+    const diagnostics: Diagnostic[] = [{ file: source.relPath, line: 0, code: 'read-error', reason: `cannot read file: ${(err as Error).message}` }];
+    return { source, result: { ok: false, reason: 'empty', diagnostics }, bytes: 0, findings: [] };
+  }
+  let bytes = main.bytes;
+  readDiagnostics.push(...main.diagnostics);
+  const agents: AgentFileInput[] = [];
+  for (const path of agentPathsOf(source, options.owners)) {
+    try {
+      const r = await readJsonl(path, rel(path));
+      bytes += r.bytes;
+      readDiagnostics.push(...r.diagnostics);
+      agents.push({ file: rel(path), agentId: agentIdFromPath(path), records: r.records });
+    } catch (err) {
+      readDiagnostics.push({ file: rel(path), line: 0, code: 'read-error', reason: `cannot read agent file: ${(err as Error).message}` });
+    }
+  }
+  let findings: OpenedSession['findings'] = [];
+  let redactor: Redactor | undefined;
+  if (options.redaction !== false) {
+    redactor = createRedactor({ ...options.redaction, usernames: usernamesFromFolder(source.projectFolder) });
+    const values: unknown[] = main.records.map((r) => r.value);
+    for (const a of agents) for (const r of a.records) values.push(r.value);
+    const report = await redactor.redactSession(values, { projectFolders: [source.projectFolder] });
+    findings = report.findings.map(({ rule, count }) => ({ rule, count }));
+  }
+  const input: SessionInput = {
+    sessionId: source.sessionId,
+    file: source.relPath,
+    projectFolder: source.projectFolder,
+    records: main.records,
+    agents,
+    readDiagnostics,
+  };
+  return { source, result: buildSession(input), bytes, findings, redactor };
+}
+
+/** A session id prefix that names no session, or more than one. */
+export class SessionLookupError extends Error {
+  override name = 'SessionLookupError';
+  constructor(
+    message: string,
+    /** Why: no session has the prefix, several do, or the one that does has nothing to show. */
+    readonly kind: 'none' | 'ambiguous' | 'no-page',
+    /** How many sessions matched. */
+    readonly matches = 0,
+  ) {
+    super(message);
+  }
+}
+
+/** The session whose id starts with `prefix`; throws a SessionLookupError naming the candidates otherwise. */
+export function findSession(layout: SourceLayout, prefix: string): SessionSource {
+  if (typeof prefix !== 'string' || prefix.trim() === '') throw new SessionLookupError('a session id or a prefix of one is needed', 'none');
+  const exact = layout.sessions.filter((s) => s.sessionId === prefix);
+  const matches = exact.length ? exact : layout.sessions.filter((s) => s.sessionId.startsWith(prefix));
+  if (matches.length === 1) return matches[0];
+  if (matches.length === 0) throw new SessionLookupError(`no session id starts with "${prefix}" in ${layout.root}`, 'none');
+  const shown = matches.slice(0, 5).map((s) => s.sessionId).join(', ');
+  throw new SessionLookupError(`"${prefix}" matches ${matches.length} sessions (${shown}${matches.length > 5 ? ', …' : ''}); use a longer prefix`, 'ambiguous', matches.length);
+}
+
+/** A source folder's layout and sibling owners, discovered once per folder for the life of the process. */
+const layouts = new Map<string, Promise<{ layout: SourceLayout; owners: Map<string, string[]> }>>();
+
+/** Discovers a source folder once and remembers it (embeds and scripts look up several sessions of one folder). */
+export function sourceLayout(sourceDir: string): Promise<{ layout: SourceLayout; owners: Map<string, string[]> }> {
+  let p = layouts.get(sourceDir);
+  if (!p) {
+    p = discoverSources(sourceDir).then(async (layout) => ({ layout, owners: await assignSiblingAgents(layout) }));
+    layouts.set(sourceDir, p);
+  }
+  return p;
+}
+
+/**
+ * Finds a session of a source folder by id or prefix and opens it, redacted.
+ * Throws a SessionLookupError when the prefix is ambiguous or unknown, or the
+ * file has no conversation to show.
+ */
+export async function openSessionById(sourceDir: string, prefix: string, redaction: Partial<RedactionOptions>): Promise<OpenedSession & { result: Extract<BuildResult, { ok: true }> }> {
+  const { layout, owners } = await sourceLayout(sourceDir);
+  const source = findSession(layout, prefix);
+  const opened = await openSession(source, { root: sourceDir, owners, redaction });
+  if (!opened.result.ok) throw new SessionLookupError(`${source.relPath} has no page (${opened.result.reason === 'empty' ? 'empty file' : 'metadata only, no conversation'})`, 'no-page', 1);
+  return opened as OpenedSession & { result: Extract<BuildResult, { ok: true }> };
+}

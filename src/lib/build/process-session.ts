@@ -1,0 +1,78 @@
+import type { Diagnostic } from '../diagnostics.js';
+import { relative } from 'node:path';
+import { toPosix, type SessionSource } from '../discover.js';
+import type { RedactionOptions, Redactor } from '../redact/types.js';
+import { projectNameFromPath } from '../transcript/build-session.js';
+import { toEntryData, type SessionEntryData } from './entry-data.js';
+import { openSession } from './open-session.js';
+import { createRenderCache } from './render-cache.js';
+import { renderSession, type RenderSessionOptions } from './render-session.js';
+
+/** Everything needed to turn one session into a store entry; plain data, so it can cross to a worker. */
+export interface SessionJob {
+  source: SessionSource;
+  /** The Astro project root: the render cache lives under it, and the entry's `filePath` is relative to it. */
+  projectRoot: string;
+  root: string;
+  /** Sibling `agent-*.jsonl` files that name this session. */
+  siblingAgents: string[];
+  cacheKey: string;
+  projectSlug: string;
+  redaction: RedactionOptions;
+  render: RenderSessionOptions;
+}
+
+export type SessionJobResult =
+  | { ok: true; data: SessionEntryData; bytes: number; ms: number; filePath?: string }
+  | {
+      ok: false;
+      reason: 'empty' | 'metadata-only';
+      /** Already redacted, file names included, like a stored entry's; `sourceFile` is how they name the session file. */
+      diagnostics: Diagnostic[];
+      sourceFile: string;
+      bytes: number;
+      ms: number;
+    };
+
+/**
+ * The per-session build path: opens one session (read → redact → model),
+ * renders it, writes its pages to the render cache, and returns the
+ * (redacted) store data. Pure of Astro, so the loader can run it in-process
+ * or in a worker thread.
+ */
+export async function processSession(job: SessionJob): Promise<SessionJobResult> {
+  const started = performance.now();
+  const { source } = job;
+  const opened = await openSession(source, { root: job.root, owners: new Map([[source.sessionId, job.siblingAgents]]), redaction: job.redaction });
+  const redactor = opened.redactor!;
+  const elapsed = () => performance.now() - started;
+  if (!opened.result.ok) {
+    const diagnostics = redactDiagnostics(opened.result.diagnostics, redactor);
+    return { ok: false, reason: opened.result.reason, diagnostics, sourceFile: redactor.redactText(source.relPath), bytes: opened.bytes, ms: elapsed() };
+  }
+  const session = opened.result.session;
+  const rendered = await renderSession(session, job.render);
+  await createRenderCache(job.projectRoot).write(job.cacheKey, rendered);
+  const projectPath = redactor.redactText(session.facts.projectPath);
+  const data = toEntryData(
+    { ...session, file: redactor.redactText(session.file), diagnostics: redactDiagnostics(session.diagnostics, redactor), facts: { ...session.facts, projectPath } },
+    rendered,
+    opened,
+    { projectSlug: job.projectSlug, projectName: projectNameFromPath(projectPath), cacheKey: job.cacheKey },
+  );
+  return { ok: true, data, bytes: opened.bytes, ms: elapsed(), filePath: storeFilePath(job.projectRoot, source.path, redactor) };
+}
+
+/** Diagnostics quote file names and line heads: they go through the session's redactor before they are stored. */
+function redactDiagnostics(items: Diagnostic[], redactor: Redactor): Diagnostic[] {
+  return items.map((d) => ({ ...d, file: redactor.redactText(d.file), reason: redactor.redactText(d.reason) }));
+}
+
+/**
+ * The store keeps the source path relative to the project, like glob(); a path
+ * that names a user (a build straight from ~/.claude/projects) is left out.
+ */
+function storeFilePath(projectRoot: string, path: string, redactor: Redactor): string | undefined {
+  const filePath = toPosix(relative(projectRoot, path));
+  return redactor.redactText(filePath) === filePath ? filePath : undefined;
+}

@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { RenderedSession } from './render-session.js';
+
+/**
+ * Astro's cache folder: `node_modules/.astro` unless SESSIONPRESS_CACHE_DIR
+ * names another (tests and the bench use their own, so builds of different
+ * sources never share a content store).
+ */
+export function astroCacheDir(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
+  return env.SESSIONPRESS_CACHE_DIR ? resolve(projectRoot, env.SESSIONPRESS_CACHE_DIR) : join(projectRoot, 'node_modules', '.astro');
+}
+
+/** Where the render cache lives: inside Astro's own cache folder, so it is cleared with it. */
+export function renderCacheRoot(projectRoot: string): string {
+  return join(astroCacheDir(projectRoot), 'sessionpress');
+}
+
+export type RenderCache = ReturnType<typeof createRenderCache>;
+
+/**
+ * The on-disk render cache, and the only code that knows its layout: one
+ * folder per content digest holding the pages (`page-<n>.html`) and abandoned
+ * branches (`abandoned.html`), plus content-hashed assets shared by all
+ * sessions (`assets/<name>`). The loader writes it, the pages read it.
+ * Everything in it is rendered from redacted data.
+ *
+ * @param projectRoot the Astro project root; the cache lives in its Astro cache folder
+ */
+export function createRenderCache(projectRoot: string) {
+  const root = renderCacheRoot(projectRoot);
+  const assetsDir = join(root, 'assets');
+  const pageFile = (key: string, page: number) => join(root, key, `page-${page}.html`);
+  return {
+    root,
+    has(key: string): boolean {
+      return existsSync(pageFile(key, 1));
+    },
+    async write(key: string, rendered: RenderedSession): Promise<void> {
+      const dir = join(root, key);
+      await rm(dir, { recursive: true, force: true });
+      await mkdir(dir, { recursive: true });
+      await mkdir(assetsDir, { recursive: true });
+      await Promise.all(rendered.pages.map((html, i) => writeFile(pageFile(key, i + 1), html)));
+      await writeFile(join(dir, 'abandoned.html'), rendered.abandoned);
+      for (const a of rendered.assets) {
+        const path = join(assetsDir, a.name);
+        if (!existsSync(path)) await writeFile(path, a.bytes);
+      }
+    },
+    /** One rendered page of a session, and its abandoned branches on page 1. */
+    async readPage(key: string, page: number): Promise<{ transcript: string; abandoned: string }> {
+      const [transcript, abandoned] = await Promise.all([
+        readFile(pageFile(key, page), 'utf8'),
+        page === 1 ? readFile(join(root, key, 'abandoned.html'), 'utf8') : Promise.resolve(''),
+      ]);
+      return { transcript, abandoned };
+    },
+    /** An asset (an image from a transcript) written by the renderer. */
+    readAsset(name: string): Promise<Buffer> {
+      return readFile(join(assetsDir, name));
+    },
+    /** Removes cache folders no entry uses any more, so the cache does not grow without bound. */
+    async prune(keep: Set<string>): Promise<void> {
+      if (!existsSync(root)) return;
+      for (const name of await readdir(root)) {
+        if (name !== 'assets' && !keep.has(name)) await rm(join(root, name), { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Every URL of the site, in one module: pages, components, embeds and scripts
+ * build links only through these, so a link can never disagree with the page
+ * it points at. Each takes the base path (`/`, `/my-repo` or `/my-repo/`)
+ * and returns a path ending in `/` (plus an anchor). No imports: the page
+ * script in the browser uses this module too.
+ */
+
+/** A base path with exactly one trailing slash (`/` stays `/`), ready to prefix site paths. */
+export function withTrailingSlash(base: string): string {
+  return base.endsWith('/') ? base : `${base}/`;
+}
+
+/** Where inside a session a link lands: a page of it, and a message's permanent anchor. */
+export interface SessionTarget {
+  /** 1-based page; page 1 is the session's own URL. */
+  page?: number;
+  /** A message uuid: the link ends in `#m-<uuid>`, the anchor that never changes. */
+  message?: string;
+}
+
+/** The anchor id of a message on its session page. */
+export function messageAnchor(uuid: string): string {
+  return `m-${uuid}`;
+}
+
+/** A session page: `<base>sessions/<project>/<session>/[<page>/][#m-<uuid>]`; `slug` is `<project slug>/<session slug>`. */
+export function sessionUrl(base: string, slug: string, target: SessionTarget = {}): string {
+  const page = target.page && target.page > 1 ? `${target.page}/` : '';
+  const anchor = target.message ? `#${messageAnchor(target.message)}` : '';
+  return `${withTrailingSlash(base)}sessions/${slug}/${page}${anchor}`;
+}
+
+/** A project's list of sessions. */
+export function projectUrl(base: string, projectSlug: string): string {
+  return `${withTrailingSlash(base)}projects/${projectSlug}/`;
+}
+
+/** A note page, or the list of notes when `id` is left out. */
+export function noteUrl(base: string, id?: string): string {
+  return `${withTrailingSlash(base)}notes/${id ? `${id}/` : ''}`;
+}
+
+/** An image or other file from a transcript, under its content-hashed name. */
+export function assetUrl(base: string, name = ''): string {
+  return `${withTrailingSlash(base)}assets/${name}`;
+}
+
+/** The search page. */
+export function searchUrl(base: string): string {
+  return `${withTrailingSlash(base)}search/`;
+}
+
+/** An absolute URL when the site's address is known, else the root-relative path as it is. */
+export function absoluteUrl(path: string, site: string | undefined): string {
+  return site ? new URL(path, site).href : path;
+}
