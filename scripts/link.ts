@@ -2,24 +2,47 @@
  * `npm run link -- <session-id-or-prefix> [--message <uuid-prefix>] [--prompt N]`
  * prints the published URL of a session, a prompt or one message, and a
  * Markdown line to paste into a pull request.
+ *
+ * `npm run link -- --pr <number|owner/repo#N|url>` prints those lines for every
+ * session that opened or updated that pull request, newest first.
  */
+import { readFile } from 'node:fs/promises';
 import { parseCommandLine } from './lib/cli.js';
-import { openSessionById } from '../src/lib/build/open-session.js';
+import { openSession, openSessionById, sourceLayout } from '../src/lib/build/open-session.js';
 import { linkTo } from '../src/lib/site/links.js';
+import { groupByPullRequest, matchesPullRequest } from '../src/lib/site/pull-requests.js';
 import { projectSlugOf } from '../src/lib/site/slug.js';
-import { loadConfig } from '../src/schemas/config.js';
+import { loadConfig, type SessionpressConfig } from '../src/schemas/config.js';
+import type { Session } from '../src/lib/transcript/types.js';
+
+const USAGE = `usage: npm run link -- <session-id-or-prefix> [--message <uuid-prefix>] [--prompt N]
+       npm run link -- --pr <number | owner/repo#N | pull request URL>`;
+
+/** Printed under root-relative links: they only work once `site` says where the pages live. */
+export const SITE_NOT_SET =
+  'note: "site" is not set, so this link is relative to the site root. Set "site" in sessionpress.config.json (e.g. "site": "https://you.github.io") or SESSIONPRESS_SITE to get a full URL.';
 
 export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
-  const usage = 'usage: npm run link -- <session-id-or-prefix> [--message <uuid-prefix>] [--prompt N]';
-  const cli = parseCommandLine(argv, { message: { type: 'string', short: 'm' }, prompt: { type: 'string', short: 'p' } }, usage, out, { min: 1, max: 1 });
+  const cli = parseCommandLine(argv, { message: { type: 'string', short: 'm' }, prompt: { type: 'string', short: 'p' }, pr: { type: 'string' } }, USAGE, out, { max: 1 });
   if (!cli.ok) return cli.code;
   const { values, positionals } = cli;
+  if (values.pr !== undefined ? positionals.length > 0 || values.message !== undefined || values.prompt !== undefined : positionals.length !== 1) {
+    out(`${values.pr !== undefined ? '--pr takes no session id, --message or --prompt' : 'expected 1 argument, a session id or prefix'}\n\n${USAGE}`);
+    return 2;
+  }
   const prompt = values.prompt !== undefined ? Number.parseInt(values.prompt, 10) : undefined;
   if (values.prompt !== undefined && (!Number.isInteger(prompt) || prompt! < 1)) {
     out(`--prompt takes a prompt number from 1, not "${values.prompt}"`);
     return 2;
   }
-  const config = loadConfig();
+  let config: SessionpressConfig;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    out((err as Error).message);
+    return 2;
+  }
+  if (values.pr !== undefined) return linkPullRequest(config, values.pr, out);
   try {
     const opened = await openSessionById(config.sourceDir, positionals[0], config.redaction);
     const link = linkTo(opened.result.session, {
@@ -32,12 +55,42 @@ export async function main(argv: string[], out: (line: string) => void = console
     });
     out(link.url);
     out(link.markdown);
+    if (!config.site) out(SITE_NOT_SET);
     return 0;
   } catch (err) {
     // An unknown or ambiguous id, a session with no page, a prompt or message it does not have.
     out((err as Error).message);
     return 1;
   }
+}
+
+/** The sessions of the source that touched a pull request, grouped by PR, each with its link lines. */
+async function linkPullRequest(config: SessionpressConfig, query: string, out: (line: string) => void): Promise<number> {
+  const { layout, owners } = await sourceLayout(config.sourceDir);
+  const found: Array<{ session: Session; projectSlug: string }> = [];
+  for (const source of layout.sessions) {
+    // Only a session file with a pr-link line can name a PR: skip the rest without parsing or redacting them.
+    if (!(await readFile(source.path)).includes('"pr-link"')) continue;
+    const opened = await openSession(source, { root: config.sourceDir, owners, redaction: config.redaction });
+    if (!opened.result.ok) continue;
+    const session = opened.result.session;
+    if ((session.facts.pullRequests ?? []).some((pr) => matchesPullRequest(pr, query))) found.push({ session, projectSlug: projectSlugOf(source.projectFolder) });
+  }
+  const groups = groupByPullRequest(found, (f) => ({ ...f.session.facts, pullRequests: (f.session.facts.pullRequests ?? []).filter((pr) => matchesPullRequest(pr, query)) }));
+  if (!groups.length) {
+    out(`no session in ${config.sourceDir} opened or updated pull request ${query} (sessions record them from Claude Code 2.1 on, as pr-link lines)`);
+    return 1;
+  }
+  for (const g of groups) {
+    out(`${g.label} ${g.url} — ${g.sessions.length} session${g.sessions.length === 1 ? '' : 's'}`);
+    for (const { session, projectSlug } of g.sessions) {
+      const link = linkTo(session, { site: config.site, base: config.base, pageSize: config.pageSize, projectSlug });
+      out(link.url);
+      out(link.markdown);
+    }
+  }
+  if (!config.site) out(SITE_NOT_SET);
+  return 0;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -27,8 +27,22 @@ interface SearchPage {
 /** Bumped when what a cached shard holds changes, so older cache entries are not reused. */
 const SHARD_FORMAT = 2;
 
-/** Only the marked content of each page is indexed; chrome and abandoned branches are not. */
-const EXCLUDE_SELECTORS = ['[data-branch="abandoned"]', 'nav', 'header.site', 'footer.site'];
+/**
+ * Only the marked content of each page is indexed; chrome and abandoned
+ * branches are not, nor the interface text around the messages (the session's
+ * facts and crumbs, a message's time and label), so excerpts are message text.
+ * Filters and metadata inside an excluded element are still read.
+ */
+const EXCLUDE_SELECTORS = [
+  '[data-branch="abandoned"]',
+  'nav',
+  'header.site',
+  'footer.site',
+  '.session-header .crumbs',
+  '.session-header .facts',
+  '.msg-head > time',
+  '.msg-head > .msg-label',
+];
 
 /**
  * Builds the pagefind search index after Astro has written the site, through

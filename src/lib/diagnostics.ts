@@ -16,6 +16,7 @@ export interface Diagnostic {
 
 /** Every diagnostic code, in one list: the `DiagnosticCode` union and the store's schema derive from it. */
 export const DIAGNOSTIC_CODES = [
+  'not-jsonl',
   'not-json',
   'not-object',
   'truncated-line',
@@ -39,6 +40,7 @@ export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
 
 /** Codes that mean a line could not yield an entry at all ("bad lines"). */
 export const BAD_LINE_CODES: ReadonlySet<DiagnosticCode> = new Set([
+  'not-jsonl',
   'not-json',
   'not-object',
   'truncated-line',

@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 
@@ -15,6 +16,13 @@ export interface SessionSource {
   subagentPaths: string[];
   /** Absolute paths of `agent-*.jsonl` files beside the session: owned by whichever session their `sessionId` names. */
   siblingAgentPaths: string[];
+  /**
+   * Absolute paths of the `agent-<id>.meta.json` sidecars of its subagents
+   * (2.1.x), workflow runs' included. Optional: hand-made sources have none.
+   */
+  sidecarPaths?: string[];
+  /** Absolute paths of `<session>/tool-results/*` files: whole outputs of `<persisted-output>` results. */
+  toolResultPaths?: string[];
   size: number;
   mtimeMs: number;
 }
@@ -27,6 +35,9 @@ export interface SourceLayout {
 }
 
 const AGENT_FILE = /^agent-.+\.jsonl$/;
+const SIDECAR_FILE = /^agent-.+\.meta\.json$/;
+/** A workflow run's folder: `<session>/subagents/workflows/<runId>/`. */
+export const WORKFLOW_DIR = /[\\/]subagents[\\/]workflows[\\/]([^\\/]+)[\\/][^\\/]+$/;
 
 /**
  * Finds the session files under a folder laid out like `~/.claude/projects`:
@@ -59,17 +70,10 @@ export async function discoverSources(root: string): Promise<SourceLayout> {
     for (const fileName of sessionFiles) {
       const sessionId = fileName.slice(0, -'.jsonl'.length);
       const path = join(dir, fileName);
-      const subagentPaths: string[] = [];
+      const found: SessionFolderFiles = { subagentPaths: [], sidecarPaths: [], toolResultPaths: [] };
       if (subdirs.has(sessionId)) {
-        const subDir = join(dir, sessionId, 'subagents');
-        try {
-          for (const f of (await readdir(subDir)).sort()) {
-            if (AGENT_FILE.test(f)) subagentPaths.push(join(subDir, f));
-          }
-        } catch {
-          // A session folder without subagents/ holds tool output caches only.
-        }
-        agentPaths.push(...subagentPaths);
+        await readSessionFolder(join(dir, sessionId), found);
+        agentPaths.push(...found.subagentPaths);
       }
       const st = await stat(path);
       sessions.push({
@@ -77,14 +81,60 @@ export async function discoverSources(root: string): Promise<SourceLayout> {
         path,
         relPath: toPosix(relative(root, path)),
         projectFolder,
-        subagentPaths,
+        subagentPaths: found.subagentPaths,
         siblingAgentPaths: siblings,
+        sidecarPaths: found.sidecarPaths,
+        toolResultPaths: found.toolResultPaths,
         size: st.size,
         mtimeMs: st.mtimeMs,
       });
     }
   }
   return { root, sessions, agentPaths };
+}
+
+interface SessionFolderFiles {
+  subagentPaths: string[];
+  sidecarPaths: string[];
+  toolResultPaths: string[];
+}
+
+/**
+ * Reads a session's own folder (2.1.x): `subagents/agent-*.jsonl` with their
+ * `.meta.json` sidecars, workflow runs under `subagents/workflows/<runId>/`,
+ * and the whole outputs under `tool-results/`. Missing parts are normal.
+ */
+async function readSessionFolder(sessionDir: string, found: SessionFolderFiles): Promise<void> {
+  const subDir = join(sessionDir, 'subagents');
+  await collectAgentFiles(subDir, found);
+  for (const run of await listDir(join(subDir, 'workflows'))) {
+    if (run.isDirectory()) await collectAgentFiles(join(subDir, 'workflows', run.name), found);
+  }
+  for (const f of await listDir(join(sessionDir, 'tool-results'))) {
+    if (f.isFile()) found.toolResultPaths.push(join(sessionDir, 'tool-results', f.name));
+  }
+}
+
+async function collectAgentFiles(dir: string, found: SessionFolderFiles): Promise<void> {
+  for (const f of await listDir(dir)) {
+    if (!f.isFile()) continue;
+    if (AGENT_FILE.test(f.name)) found.subagentPaths.push(join(dir, f.name));
+    else if (SIDECAR_FILE.test(f.name)) found.sidecarPaths.push(join(dir, f.name));
+  }
+}
+
+/** A folder's entries, sorted by name (deterministic builds); none when it does not exist. */
+async function listDir(dir: string): Promise<Dirent[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch {
+    return [];
+  }
+}
+
+/** The sidecar path of an agent file: `agent-<id>.jsonl` → `agent-<id>.meta.json`. */
+export function sidecarPathOf(agentPath: string): string {
+  return agentPath.replace(/\.jsonl$/, '.meta.json');
 }
 
 /** Relative path with `/` separators on every platform. */

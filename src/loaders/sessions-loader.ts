@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { formatDiagnostic, type Diagnostic } from '../lib/diagnostics.js';
 import { discoverSources, toPosix, type SessionSource, type SourceLayout } from '../lib/discover.js';
-import { countBadLines, digestInputs, type SessionEntryData } from '../lib/build/entry-data.js';
+import { countBadLines, digestInputs, sideFilesOf, type SessionEntryData } from '../lib/build/entry-data.js';
 import { pipelineFingerprint } from '../lib/build/fingerprint.js';
 import { agentPathsOf, assignSiblingAgents } from '../lib/build/open-session.js';
 import { processSession, type SessionJob, type SessionJobResult } from '../lib/build/process-session.js';
@@ -33,7 +33,7 @@ export function sessionsLoader(config: SessionpressConfig): Loader {
         watcher.add(config.sourceDir);
         let timer: NodeJS.Timeout | undefined;
         const onChange = (path: string) => {
-          if (!path.startsWith(config.sourceDir) || !path.endsWith('.jsonl')) return;
+          if (!path.startsWith(config.sourceDir) || !isSessionInput(path)) return;
           clearTimeout(timer);
           // Claude Code appends a line per event; wait for a burst of writes to settle.
           timer = setTimeout(() => {
@@ -49,6 +49,11 @@ export function sessionsLoader(config: SessionpressConfig): Loader {
   };
 }
 
+/** A file a session page is built from: a transcript, an agent's sidecar, a whole tool output. */
+function isSessionInput(path: string): boolean {
+  return path.endsWith('.jsonl') || path.endsWith('.meta.json') || /[\\/]tool-results[\\/]/.test(path);
+}
+
 /** A session file with nothing to show, remembered so an unchanged one is not read again. */
 interface SkippedRecord {
   digest: string;
@@ -57,7 +62,10 @@ interface SkippedRecord {
   diagnostics: Diagnostic[];
 }
 
-type Totals = Record<'sessions' | 'reused' | 'skipped' | 'messages' | 'toolCalls' | 'badLines' | 'problems' | 'redactions' | 'bytes', number>;
+type Totals = Record<'sessions' | 'reused' | 'skipped' | 'messages' | 'toolCalls' | 'badLines' | 'problems' | 'redactions' | 'bytes', number> & {
+  /** Known records read but not shown, by kind, over every session. */
+  hidden: Record<string, number>;
+};
 
 interface PlannedJob {
   id: string;
@@ -81,7 +89,7 @@ interface Plan {
 async function syncSessions(context: LoaderContext, config: SessionpressConfig): Promise<void> {
   const started = performance.now();
   const projectRoot = fileURLToPath(context.config.root);
-  const totals: Totals = { sessions: 0, reused: 0, skipped: 0, messages: 0, toolCalls: 0, badLines: 0, problems: 0, redactions: 0, bytes: 0 };
+  const totals: Totals = { sessions: 0, reused: 0, skipped: 0, messages: 0, toolCalls: 0, badLines: 0, problems: 0, redactions: 0, bytes: 0, hidden: {} };
   const reporter = createReporter(context, projectRoot, config.sourceDir, totals);
   const plan = await planSync(context, config, projectRoot, reporter);
   const results = await runJobs(plan.jobs, projectRoot, context.logger);
@@ -97,6 +105,8 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
     `${totals.sessions} sessions (${totals.reused} unchanged, ${totals.skipped} skipped), ${totals.messages} messages, ${totals.toolCalls} tool calls, ` +
       `${totals.badLines} bad lines, ${totals.problems} other problems, ${totals.redactions} redactions, ${(totals.bytes / 1e6).toFixed(1)} MB read in ${secs}s`,
   );
+  const hidden = Object.entries(totals.hidden).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  if (hidden.length) context.logger.info(`known records not shown: ${hidden.map(([kind, n]) => `${n} ${kind}`).join(', ')}`);
 }
 
 /**
@@ -111,7 +121,8 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
   const cache = createRenderCache(projectRoot);
   const layout = await discoverSources(root);
   const owners = await assignSiblingAgents(layout);
-  const agentStats = await statAgents(layout.agentPaths, root);
+  // Sidecars and whole tool outputs change what a page shows too: they are part of the digest.
+  const agentStats = await statAgents([...layout.agentPaths, ...layout.sessions.flatMap(sideFilesOf)], root);
   const render: RenderSessionOptions = {
     pageSize: config.pageSize,
     assetBase: assetUrl(context.config.base),
@@ -126,7 +137,8 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
   for (const source of layout.sessions) {
     const agentPaths = agentPathsOf(source, owners);
     agentPaths.forEach((p) => plan.claimed.add(p));
-    const digest = generateDigest({ settings, files: digestInputs(source, agentPaths.map((p) => toPosix(relative(root, p))), agentStats) });
+    const read = [...agentPaths, ...sideFilesOf(source)].map((p) => toPosix(relative(root, p)));
+    const digest = generateDigest({ settings, files: digestInputs(source, read, agentStats) });
     const projectSlug = projectSlugOf(source.projectFolder);
     const id = sessionEntryId(projectSlug, source.sessionId);
     plan.untouched.delete(id);
@@ -216,16 +228,27 @@ async function storeResults(context: LoaderContext, plan: Plan, results: Session
 
 type Reporter = ReturnType<typeof createReporter>;
 
-/** Counts and logs every session's problems, with the real path of its file (the stored copy names it redacted). */
+/** Line numbers quoted for a group of problems of one kind in one file. */
+const LINES_QUOTED = 5;
+
+/**
+ * Counts and logs every session's problems, with the real path of its file
+ * (the stored copy names it redacted). The log stays quiet: one line per file
+ * per kind of problem, with a count and the first few line numbers;
+ * SESSIONPRESS_VERBOSE=1 prints every problem. The session page lists them all.
+ */
 function createReporter(context: LoaderContext, projectRoot: string, root: string, totals: Totals) {
   const { logger } = context;
-  function report(data: { diagnostics: { sourceFile: string; items: Diagnostic[] } }, source: SessionSource): void {
+  const verbose = process.env.SESSIONPRESS_VERBOSE === '1';
+  const shownPath = (file: string) => toPosix(relative(projectRoot, join(root, file)));
+  function report(data: { diagnostics: { sourceFile: string; items: Diagnostic[] }; hiddenCounts?: Record<string, number> }, source: SessionSource): void {
     const items = data.diagnostics.items.map((d) => (d.file === data.diagnostics.sourceFile ? { ...d, file: source.relPath } : d));
     totals.badLines += countBadLines(items);
     totals.problems += items.filter((d) => d.code !== 'empty-file' && d.code !== 'metadata-only').length - countBadLines(items);
-    for (const d of items) {
-      const line = formatDiagnostic({ ...d, file: toPosix(relative(projectRoot, join(root, d.file))) });
-      if (d.code === 'empty-file' || d.code === 'metadata-only') logger.info(line);
+    for (const [kind, n] of Object.entries(data.hiddenCounts ?? {})) totals.hidden[kind] = (totals.hidden[kind] ?? 0) + n;
+    for (const group of groupDiagnostics(items, verbose)) {
+      const line = formatGroup(group, shownPath);
+      if (group[0].code === 'empty-file' || group[0].code === 'metadata-only') logger.info(line);
       else logger.warn(line);
     }
   }
@@ -238,4 +261,26 @@ function createReporter(context: LoaderContext, projectRoot: string, root: strin
       logger.info(`skipped ${source.relPath}: ${record.reason === 'empty' ? 'empty file' : 'metadata only, no conversation'}`);
     },
   };
+}
+
+/** Diagnostics grouped by file and code, in order of first appearance; one group per diagnostic when verbose. */
+function groupDiagnostics(items: Diagnostic[], verbose: boolean): Diagnostic[][] {
+  if (verbose) return items.map((d) => [d]);
+  const groups = new Map<string, Diagnostic[]>();
+  for (const d of items) {
+    const key = `${d.file}\u0000${d.code}`;
+    const g = groups.get(key);
+    if (g) g.push(d);
+    else groups.set(key, [d]);
+  }
+  return [...groups.values()];
+}
+
+/** One log line for a group: the diagnostic itself, or a count, the first one's reason and the first few line numbers. */
+function formatGroup(group: Diagnostic[], shownPath: (file: string) => string): string {
+  const first = group[0];
+  if (group.length === 1) return formatDiagnostic({ ...first, file: shownPath(first.file) });
+  const lines = [...new Set(group.map((d) => d.line).filter((n) => n > 0))];
+  const quoted = lines.length ? ` (lines ${lines.slice(0, LINES_QUOTED).join(', ')}${lines.length > LINES_QUOTED ? ', …' : ''})` : '';
+  return `${shownPath(first.file)}: ${group.length} problems of this kind${quoted}; first: ${first.reason} [${first.code}]`;
 }

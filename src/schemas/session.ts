@@ -10,6 +10,9 @@ const usageSchema = z.object({
   outputTokens: z.number(),
   cacheCreationTokens: z.number(),
   cacheReadTokens: z.number(),
+  cacheCreation1hTokens: z.number().optional(),
+  thinkingTokens: z.number().optional(),
+  fastMessages: z.number().optional(),
 });
 
 /** Facts shown in a session's header and used for search filters. */
@@ -27,6 +30,34 @@ export const sessionFactsSchema = z.object({
   toolCallCount: z.number().int(),
   toolCounts: z.record(z.string(), z.number()),
   usage: z.array(usageSchema),
+  pullRequests: z.array(z.object({ number: z.number().int(), url: z.string(), repository: z.string().optional() })).default([]),
+  worktree: z.object({ path: z.string().optional(), branch: z.string().optional() }).optional(),
+  agentName: z.string().optional(),
+  tags: z.array(z.string()).default([]),
+});
+
+// Overview (C2): what each prompt led to, and the session's files, subagents and commits, bounded (src/lib/build/session-overview.ts).
+const placeSchema = { page: z.number().int(), uuid: z.string(), prompt: z.number().int() };
+const tocItemSchema = z.object({
+  n: z.number().int(),
+  uuid: z.string(),
+  text: z.string(),
+  page: z.number().int(),
+  tools: z.array(z.tuple([z.string(), z.number().int()])).default([]),
+  errors: z.number().int().default(0),
+  durationMs: z.number().optional(),
+  files: z.array(z.string()).default([]),
+  filesMore: z.number().int().default(0),
+});
+export const sessionOverviewSchema = z.object({
+  files: z.array(z.object({ ...placeSchema, path: z.string(), edits: z.number().int() })),
+  filesMore: z.number().int(),
+  subagents: z.array(
+    z.object({ ...placeSchema, agentType: z.string().optional(), description: z.string().optional(), toolCalls: z.number().int(), durationMs: z.number().optional() }),
+  ),
+  subagentsMore: z.number().int(),
+  commits: z.array(z.object({ ...placeSchema, message: z.string(), hash: z.string().optional(), failed: z.boolean() })),
+  commitsMore: z.number().int(),
 });
 
 /** One entry of the `sessions` collection, as the loader stores it. */
@@ -39,7 +70,8 @@ export const sessionEntrySchema = z.object({
   title: z.string(),
   titleSource: z.string(),
   facts: sessionFactsSchema,
-  toc: z.array(z.object({ n: z.number().int(), uuid: z.string(), text: z.string(), page: z.number().int() })),
+  toc: z.array(tocItemSchema),
+  overview: sessionOverviewSchema.default({ files: [], filesMore: 0, subagents: [], subagentsMore: 0, commits: [], commitsMore: 0 }),
   pageCount: z.number().int().min(1),
   anchors: z.record(z.string(), z.number().int()),
   hasAbandoned: z.boolean(),
@@ -49,6 +81,8 @@ export const sessionEntrySchema = z.object({
   diagnostics: z.object({ total: z.number().int(), badLines: z.number().int(), sourceFile: z.string(), items: z.array(diagnosticSchema) }),
   redactions: z.array(z.object({ rule: z.string(), count: z.number().int() })),
   subagentCount: z.number().int(),
+  /** Known records read but not shown, by kind (`hook results`, `mode changes`): for the build summary. */
+  hiddenCounts: z.record(z.string(), z.number().int()).default({}),
 });
 
 export type SessionEntry = z.infer<typeof sessionEntrySchema>;

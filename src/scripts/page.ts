@@ -2,11 +2,16 @@
  * The only JavaScript of the site: theme toggle, copy-link buttons, landing on
  * a permalinked message, and the search dialog. Everything else works without it.
  */
-import { SEARCH_MANIFEST, type SearchManifest } from '../lib/search/manifest.ts';
+import { firstMarkFrom, highlightWords, markWords, revealElement } from '../lib/search/highlight.ts';
+import { searchUrl } from '../lib/site/urls.ts';
+import { createResultList, loadPagefind } from './search-results.ts';
+
+export { loadPagefind } from './search-results.ts';
 
 export function initPage(): void {
   initTheme();
   initCopyLinks();
+  initWrapToggle();
   initTarget();
   initSearchDialog();
 }
@@ -62,28 +67,72 @@ function initCopyLinks(): void {
   }
 }
 
-/** Opens collapsed ancestors of the targeted message, highlights it and scrolls it into view. */
+const WRAP_KEY = 'sessionpress-wrap';
+
+/**
+ * "Wrap lines": long code lines wrap instead of scrolling sideways. The choice
+ * is remembered (localStorage) and applies to every session page; the button
+ * is in the page hidden and shown here, as it only works with JavaScript.
+ */
+function initWrapToggle(): void {
+  const root = document.documentElement;
+  let on = false;
+  try {
+    on = localStorage.getItem(WRAP_KEY) === 'on';
+  } catch {
+    // Storage refused: lines are not wrapped until asked.
+  }
+  root.classList.toggle('wrap-code', on);
+  const button = document.querySelector<HTMLButtonElement>('[data-wrap-toggle]');
+  if (!button) return;
+  button.setAttribute('aria-pressed', String(on));
+  button.closest<HTMLElement>('[hidden]')?.removeAttribute('hidden');
+  button.addEventListener('click', () => {
+    const next = !root.classList.contains('wrap-code');
+    root.classList.toggle('wrap-code', next);
+    button.setAttribute('aria-pressed', String(next));
+    try {
+      localStorage.setItem(WRAP_KEY, next ? 'on' : 'off');
+    } catch {
+      // Private windows may refuse storage; the toggle still works for this page.
+    }
+  });
+}
+
+/**
+ * Landing on a link. From a search hit (`?highlight=` words): the words are
+ * marked, the collapsed sections around the first one at or after the linked
+ * message are opened and that word is scrolled into view. From a permalink:
+ * the message's collapsed ancestors are opened, and it is highlighted and
+ * scrolled to.
+ */
 function initTarget(): void {
-  const land = () => {
+  const words = highlightWords(location.search);
+  const marks = words.length ? markWords(document.querySelectorAll('[data-pagefind-body]'), words) : [];
+  const land = (first: boolean) => {
     const id = decodeURIComponent(location.hash.slice(1));
-    if (!id) return;
-    const el = document.getElementById(id);
-    if (!el) {
+    const el = id ? document.getElementById(id) : null;
+    if (id && !el) {
       forwardToPage(id);
       return;
     }
     for (const old of document.querySelectorAll('.is-target')) old.classList.remove('is-target');
-    let p: HTMLElement | null = el.parentElement;
-    while (p) {
-      if (p instanceof HTMLDetailsElement) p.open = true;
-      p = p.parentElement;
+    // Only the first landing follows the words; a later permalink click is a plain permalink.
+    const mark = first ? firstMarkFrom(marks, el) : undefined;
+    if (mark) {
+      mark.classList.add('is-current');
+      revealElement(mark);
+      mark.scrollIntoView({ block: 'center' });
+      return;
     }
+    if (!el) return;
+    revealElement(el);
     const msg = el.closest<HTMLElement>('[data-uuid]') ?? el;
     msg.classList.add('is-target');
     msg.scrollIntoView({ block: 'start' });
   };
-  window.addEventListener('hashchange', land);
-  land();
+  window.addEventListener('hashchange', () => land(false));
+  land(true);
 }
 
 /** A message of a long session lives on another page: go there, keeping the anchor. */
@@ -95,121 +144,27 @@ function forwardToPage(id: string): void {
   const page = map.pages[uuid];
   if (!page) return;
   const target = page === 1 ? map.base : `${map.base}${page}/`;
-  if (new URL(target, location.href).pathname !== location.pathname) location.replace(`${target}#${id}`);
+  // The query goes along: it holds the words of a search hit to mark on that page.
+  if (new URL(target, location.href).pathname !== location.pathname) location.replace(`${target}${location.search}#${id}`);
 }
 
-interface PagefindResult {
-  id: string;
-  data(): Promise<{ url: string; meta: Record<string, string>; excerpt: string; sub_results?: Array<{ url: string; title: string; excerpt: string }> }>;
-}
-interface PagefindModule {
-  search(q: string | null, opts?: Record<string, unknown>): Promise<{ results: PagefindResult[] }>;
-  filters?(): Promise<Record<string, Record<string, number>>>;
-  mergeIndex(path: string): Promise<void>;
-}
-interface Pagefind {
-  search(q: string | null, opts?: { filters?: Record<string, string>; sort?: Record<string, 'asc' | 'desc'> }): Promise<{ results: PagefindResult[] }>;
-  filters(): Promise<Record<string, Record<string, number>>>;
-}
-
-let pagefindPromise: Promise<Pagefind | undefined> | undefined;
+/** Result rows the dialog shows at a time; "More results" adds as many again. */
+const DIALOG_PAGE = 8;
 
 /**
- * Loads pagefind once, with every shard of a large site's index merged in; in
- * `npm run dev` there is no index yet and this says so by returning undefined.
+ * The search dialog (`/` or Ctrl+K): results as you type, a page at a time.
+ * ↓ and ↑ move between the input and the hits, Enter opens the hit in focus
+ * (from the input: the first hit), typing goes back to the input.
  */
-export function loadPagefind(): Promise<Pagefind | undefined> {
-  const base = document.body.dataset.base ?? '/';
-  pagefindPromise ??= (async () => {
-    const pf = (await import(/* @vite-ignore */ `${base}pagefind/pagefind.js`).catch(() => undefined)) as PagefindModule | undefined;
-    if (!pf) return undefined;
-    const manifest: SearchManifest = await fetch(`${base}pagefind/${SEARCH_MANIFEST}`)
-      .then((r) => (r.ok ? r.json() : undefined))
-      .catch(() => undefined) ?? { pages: 1, shards: [], dates: {} };
-    for (const shard of manifest.shards) await pf.mergeIndex(`${base}${shard}`);
-    return {
-      async search(q, opts = {}) {
-        // A site with nothing searchable has an empty index, which pagefind cannot open.
-        if (manifest.pages === 0) return { results: [] };
-        const res = await pf.search(q, opts);
-        const [key, dir] = Object.entries(opts.sort ?? {})[0] ?? [];
-        // pagefind orders the results of merged shards by score; a date order is restored here.
-        if (key === 'date' && manifest.shards.length) {
-          const d = (r: PagefindResult) => manifest.dates[r.id] ?? '';
-          const sign = dir === 'asc' ? 1 : -1;
-          res.results = [...res.results].sort((a, b) => (d(a) < d(b) ? -sign : d(a) > d(b) ? sign : 0));
-        }
-        return res;
-      },
-      async filters() {
-        if (manifest.pages === 0) return {};
-        return (await pf.filters?.()) ?? {};
-      },
-    };
-  })();
-  return pagefindPromise;
-}
-
-/** Renders pagefind results as links to the messages themselves. */
-export async function renderResults(list: HTMLOListElement, results: PagefindResult[], limit = 10, isCurrent: () => boolean = () => true): Promise<void> {
-  // Built aside and swapped in at once, so a list never shows half of one query's results.
-  const items: HTMLLIElement[] = [];
-  for (const r of results.slice(0, limit)) {
-    const d = await r.data();
-    const li = document.createElement('li');
-    const a = document.createElement('a');
-    a.href = d.url;
-    a.className = 'result-title';
-    a.textContent = d.meta.title ?? d.url;
-    li.append(a);
-    const meta = document.createElement('p');
-    meta.className = 'result-meta';
-    meta.textContent = [d.meta.project, d.meta.date].filter(Boolean).join(' · ');
-    li.append(meta);
-    const subs = (d.sub_results ?? []).filter((s) => s.url.includes('#')).slice(0, 3);
-    const ul = document.createElement('ul');
-    for (const s of subs.length ? subs : [{ url: d.url, title: '', excerpt: d.excerpt }]) {
-      const sli = document.createElement('li');
-      const sa = document.createElement('a');
-      sa.href = s.url;
-      sa.className = 'result-hit';
-      sa.append(...excerptNodes(s.excerpt));
-      sli.append(sa);
-      ul.append(sli);
-    }
-    li.append(ul);
-    items.push(li);
-  }
-  // A slower, older query must not replace the results of a newer one.
-  if (isCurrent()) list.replaceChildren(...items);
-}
-
-/**
- * pagefind excerpts are HTML with <mark> around hits. Parse them in an inert
- * document and rebuild only text and <mark>, so transcript text can never
- * become markup here.
- */
-function excerptNodes(excerpt: string): Node[] {
-  const doc = new DOMParser().parseFromString(`<body>${excerpt}</body>`, 'text/html');
-  const out: Node[] = [];
-  for (const node of doc.body.childNodes) {
-    if (node.nodeName === 'MARK') {
-      const mark = document.createElement('mark');
-      mark.textContent = node.textContent;
-      out.push(mark);
-    } else {
-      out.push(document.createTextNode(node.textContent ?? ''));
-    }
-  }
-  return out;
-}
-
 function initSearchDialog(): void {
   const dialog = document.querySelector<HTMLDialogElement>('[data-search-dialog]');
   const input = dialog?.querySelector<HTMLInputElement>('[data-search-input]');
   const list = dialog?.querySelector<HTMLOListElement>('[data-search-results]');
   const status = dialog?.querySelector<HTMLElement>('[data-search-status]');
-  if (!dialog || !input || !list || !status) return;
+  const more = dialog?.querySelector<HTMLButtonElement>('[data-search-more]');
+  const pageLink = dialog?.querySelector<HTMLAnchorElement>('[data-search-page-link]');
+  if (!dialog || !input || !list || !status || !more) return;
+  const results = createResultList(list, more, DIALOG_PAGE);
   const open = () => {
     if (!dialog.open) dialog.showModal();
     input.focus();
@@ -226,8 +181,10 @@ function initSearchDialog(): void {
   input.addEventListener('input', async () => {
     const q = input.value.trim();
     const mine = ++seq;
+    // The search page link carries the query, so filters and sorting start from it.
+    if (pageLink) pageLink.href = searchUrl(document.body.dataset.base ?? '/', q);
     if (!q) {
-      list.replaceChildren();
+      results.clear();
       status.textContent = '';
       return;
     }
@@ -238,12 +195,33 @@ function initSearchDialog(): void {
     }
     const res = await pagefind.search(q);
     if (mine !== seq) return;
-    await renderResults(list, res.results, 6, () => mine === seq);
+    await results.show(res.results, q, () => mine === seq);
     if (mine !== seq) return;
     // The count is announced once the results are there to read.
     status.textContent = `${res.results.length} session${res.results.length === 1 ? '' : 's'} match`;
   });
+  dialog.addEventListener('keydown', (e) => dialogKey(e, input, list, more));
   list.addEventListener('click', (e) => {
     if (e.target instanceof Element && e.target.closest('a')) dialog.close();
   });
+}
+
+/** Keyboard moves inside the search dialog: arrows between input and hits, Enter from the input opens the first hit. */
+function dialogKey(e: KeyboardEvent, input: HTMLInputElement, list: HTMLOListElement, more: HTMLButtonElement): void {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const stops: HTMLElement[] = [...list.querySelectorAll<HTMLElement>('a.result-hit')];
+  if (!more.hidden) stops.push(more);
+  const at = stops.indexOf(document.activeElement as HTMLElement);
+  if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+    if (!stops.length) return;
+    e.preventDefault();
+    const next = e.key === 'ArrowDown' ? Math.min(at + 1, stops.length - 1) : at - 1;
+    (next < 0 ? input : stops[next]).focus();
+  } else if (e.key === 'Enter' && document.activeElement === input) {
+    // Enter would submit the dialog's form, which closes it; open the first hit instead.
+    e.preventDefault();
+    list.querySelector<HTMLAnchorElement>('a.result-hit')?.click();
+  } else if (at !== -1 && e.key.length === 1 && e.key !== ' ') {
+    input.focus();
+  }
 }

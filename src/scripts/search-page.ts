@@ -1,61 +1,92 @@
-import { loadPagefind, renderResults } from './page.ts';
+import { FILTER_PARAMS, readSearchState, searchStateQuery, type SearchState } from '../lib/search/search-state.ts';
+import { createResultList, loadPagefind, type Pagefind, type SearchOptions } from './search-results.ts';
 
-const FILTERS = ['project', 'model', 'tool', 'branch'];
+/** Result rows shown at a time; "More results" adds as many again. */
+const PAGE_SIZE = 10;
 
-/** The search page: pagefind with filters by project, model, tool and branch, and sorting by date. */
+/** What the page keeps in its history entry: how many rows were shown, so Back shows as many again. */
+interface HistoryState {
+  rows?: number;
+}
+
+/**
+ * The search page: pagefind with filters by project, model, tool and branch,
+ * and sorting by date. The query, filters and sort live in the URL (`?q=…`),
+ * so a search can be linked to and Back from a result returns to it.
+ */
 export async function initSearchPage(): Promise<void> {
   const input = document.querySelector<HTMLInputElement>('[data-search-page-input]');
   const sort = document.querySelector<HTMLSelectElement>('[data-search-sort]');
   const box = document.querySelector<HTMLElement>('[data-search-filters]');
   const list = document.querySelector<HTMLOListElement>('[data-search-page-results]');
   const status = document.querySelector<HTMLElement>('[data-search-page-status]');
-  if (!input || !sort || !box || !list || !status) return;
+  const more = document.querySelector<HTMLButtonElement>('[data-search-page-more]');
+  if (!input || !sort || !box || !list || !status || !more) return;
+  const initial = readSearchState(location.search);
+  input.value = initial.q;
   const pagefind = await loadPagefind();
   if (!pagefind) {
     status.textContent = 'Search needs a built site: run `npm run build` then `npm run preview` (it does not work in `npm run dev`).';
     return;
   }
+  await addFilters(pagefind, box, initial);
+  if ([...sort.options].some((o) => o.value === initial.sort)) sort.value = initial.sort;
+  const results = createResultList(list, more, PAGE_SIZE, () => remember({ rows: results.shown }));
+  const state = (): SearchState => {
+    const filters: Record<string, string> = {};
+    for (const s of box.querySelectorAll<HTMLSelectElement>('select[data-filter]')) if (s.value) filters[s.dataset.filter!] = s.value;
+    return { q: input.value.trim(), filters, sort: sort.value };
+  };
+  let seq = 0;
+  const run = async (rows?: number): Promise<void> => {
+    const mine = ++seq;
+    const now = state();
+    // Replaced, not pushed: Back leaves the search page, and this entry's URL holds the search to come back to.
+    history.replaceState(history.state, '', `${location.pathname}${searchStateQuery(now)}${location.hash}`);
+    if (!now.q && !Object.keys(now.filters).length) {
+      results.clear();
+      status.textContent = '';
+      return;
+    }
+    const [key, dir] = now.sort.split(':');
+    const opts: SearchOptions = { filters: now.filters };
+    if (dir === 'asc' || dir === 'desc') opts.sort = { [key]: dir };
+    const res = await pagefind.search(now.q || null, opts);
+    if (mine !== seq) return;
+    await results.show(res.results, now.q, () => mine === seq, rows);
+    if (mine !== seq) return;
+    // The count is announced once the results are there to read.
+    status.textContent = `${res.results.length} session${res.results.length === 1 ? '' : 's'} match`;
+  };
+  input.addEventListener('input', () => run());
+  sort.addEventListener('change', () => run());
+  box.addEventListener('change', () => run());
+  const back = (history.state as HistoryState | null)?.rows;
+  if (input.value || Object.keys(state().filters).length) await run(back);
+}
+
+/** One select per filter the index knows, preset from the URL. */
+async function addFilters(pagefind: Pagefind, box: HTMLElement, initial: SearchState): Promise<void> {
   const available = await pagefind.filters();
-  for (const name of FILTERS) {
+  // Offered in this order, when the index has values for them.
+  for (const name of FILTER_PARAMS) {
     const values = Object.keys(available[name] ?? {}).sort();
     if (!values.length) continue;
     const label = document.createElement('label');
-    label.textContent = `${name[0].toUpperCase()}${name.slice(1)} `;
+    label.className = 'search-filter';
+    const caption = document.createElement('span');
+    caption.textContent = `${name[0].toUpperCase()}${name.slice(1)}`;
     const select = document.createElement('select');
     select.dataset.filter = name;
     select.append(new Option('any', ''));
     for (const v of values) select.append(new Option(`${v} (${available[name][v]})`, v));
-    label.append(select);
+    if (initial.filters[name] && values.includes(initial.filters[name])) select.value = initial.filters[name];
+    label.append(caption, select);
     box.append(label);
-    select.addEventListener('change', run);
   }
-  // Declared before the first run(): a ?q= link runs the search straight away, and
-  // run() reading `seq` while it is still in its temporal dead zone would throw.
-  let seq = 0;
-  const params = new URLSearchParams(location.search);
-  input.value = params.get('q') ?? '';
-  input.addEventListener('input', run);
-  sort.addEventListener('change', run);
-  if (input.value) run();
+}
 
-  async function run(): Promise<void> {
-    const mine = ++seq;
-    const filters: Record<string, string> = {};
-    for (const s of box!.querySelectorAll<HTMLSelectElement>('select[data-filter]')) if (s.value) filters[s.dataset.filter!] = s.value;
-    const q = input!.value.trim();
-    const [key, dir] = sort!.value.split(':');
-    const opts: { filters: Record<string, string>; sort?: Record<string, 'asc' | 'desc'> } = { filters };
-    if (dir === 'asc' || dir === 'desc') opts.sort = { [key]: dir };
-    if (!q && !Object.keys(filters).length) {
-      list!.replaceChildren();
-      status!.textContent = '';
-      return;
-    }
-    const res = await pagefind!.search(q || null, opts);
-    if (mine !== seq) return;
-    await renderResults(list!, res.results, 30, () => mine === seq);
-    if (mine !== seq) return;
-    // The count is announced once the results are there to read.
-    status!.textContent = `${res.results.length} session${res.results.length === 1 ? '' : 's'} match`;
-  }
+/** Keeps the number of rows shown in this history entry, for Back. */
+function remember(state: HistoryState): void {
+  history.replaceState({ ...(history.state as object | null), ...state }, '', location.href);
 }

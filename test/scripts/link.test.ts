@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../scripts/link.js';
-import { fixturesRoot, loadExpect } from '../helpers/shared.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { main, SITE_NOT_SET } from '../../scripts/link.js';
+import { corpusRoot, fixturesRoot, loadExpect, repoRoot } from '../helpers/shared.js';
 
 const E = loadExpect();
 const saved = { ...process.env };
@@ -42,5 +44,53 @@ describe('npm run link', () => {
     const far = await run([some.slice(0, 8), '--prompt', '999']);
     expect(far.code).toBe(1);
     expect(far.lines[0]).toMatch(/has no prompt 999/);
+  });
+});
+
+const prFixtures = join(repoRoot, 'test', 'fixtures', 'pull-requests', 'projects');
+
+describe('npm run link --pr', () => {
+  it('prints the link of every session that touched a pull request, newest first, by number, label or URL', async () => {
+    process.env.SESSIONPRESS_SOURCE = prFixtures;
+    process.env.SESSIONPRESS_SITE = 'https://me.github.io';
+    for (const query of ['42', '#42', 'acme/shop#42', 'https://github.com/acme/shop/pull/42']) {
+      const r = await run(['--pr', query]);
+      expect(r.code, query).toBe(0);
+      expect(r.lines[0]).toBe('acme/shop#42 https://github.com/acme/shop/pull/42 — 2 sessions');
+      const urls = r.lines.filter((l) => l.startsWith('https://me.github.io/'));
+      // Session 2 (5 March) is newer than session 1 (1 March); session 3 has no pull request.
+      expect(urls.map((u) => u.match(/\/([0-9a-f-]{36})\/$/)?.[1]?.slice(0, 8))).toEqual(['22222222', '11111111']);
+      expect(r.lines.filter((l) => /^\[.+\]\(https:\/\/me\.github\.io\/sessions\/.+\)$/.test(l))).toHaveLength(2);
+    }
+    const docs = await run(['--pr', 'acme/docs#7']);
+    expect(docs.lines.filter((l) => l.startsWith('https://me.github.io/'))).toHaveLength(1);
+    const none = await run(['--pr', '999']);
+    expect(none.code).toBe(1);
+    expect(none.lines[0]).toMatch(/no session .* opened or updated pull request 999/);
+    expect((await run(['--pr', '42', '1111'])).code).toBe(2);
+  });
+
+  it('finds the pr-link of the corpus agent-sessions fixture', async () => {
+    process.env.SESSIONPRESS_SOURCE = join(corpusRoot, '-fixtures-agent-sessions');
+    const prLine = readFileSync(join(corpusRoot, '-fixtures-agent-sessions', 'small.jsonl'), 'utf8').split('\n').find((l) => l.includes('"pr-link"'))!;
+    const pr = JSON.parse(prLine) as { prNumber: number; prUrl: string };
+    const r = await run(['--pr', pr.prUrl]);
+    expect(r.code).toBe(0);
+    expect(r.lines[0]).toContain(pr.prUrl);
+    expect(r.lines.some((l) => l.endsWith('/small/'))).toBe(true);
+  });
+});
+
+describe('npm run link without site', () => {
+  it('prints a root-relative link and says that site is not set and how to set it', async () => {
+    process.env.SESSIONPRESS_SOURCE = fixturesRoot;
+    delete process.env.SESSIONPRESS_SITE;
+    const ok = await run([E.branches_streaming.session_id.slice(0, 8)]);
+    expect(ok.code).toBe(0);
+    expect(ok.lines[0]).toMatch(/^\/sessions\//);
+    expect(ok.lines.at(-1)).toBe(SITE_NOT_SET);
+    expect(SITE_NOT_SET).toMatch(/"site" is not set.*sessionpress\.config\.json.*SESSIONPRESS_SITE/);
+    process.env.SESSIONPRESS_SITE = 'https://me.github.io';
+    expect((await run([E.branches_streaming.session_id.slice(0, 8)])).lines.join('\n')).not.toContain('is not set');
   });
 });

@@ -36,6 +36,7 @@ export function toEntryData(
     titleSource: session.titleSource,
     facts: session.facts,
     toc: rendered.toc,
+    overview: rendered.overview,
     pageCount: rendered.pages.length,
     anchors: rendered.pages.length > 1 ? rendered.anchors : {},
     hasAbandoned: session.abandoned.length > 0,
@@ -50,10 +51,20 @@ export function toEntryData(
     },
     redactions: loaded.findings,
     subagentCount,
+    hiddenCounts: session.hiddenCounts,
   };
 }
 
-/** Files whose size and mtime decide whether a session must be parsed again. */
+/** Files read beside a session other than its agent files: sidecars and whole tool outputs (absolute paths). */
+export function sideFilesOf(source: SessionSource): string[] {
+  return [...(source.sidecarPaths ?? []), ...(source.toolResultPaths ?? [])];
+}
+
+/**
+ * Files whose size and mtime decide whether a session must be parsed again:
+ * the session file, then the given files (relative to the source root: its
+ * agent files and `sideFilesOf`).
+ */
 export function digestInputs(source: SessionSource, agentPaths: string[], stats: Map<string, { size: number; mtimeMs: number }>): Array<[string, number, number]> {
   const out: Array<[string, number, number]> = [[source.relPath, source.size, Math.round(source.mtimeMs)]];
   for (const p of agentPaths) {

@@ -1,12 +1,12 @@
-import { open } from 'node:fs/promises';
-import { relative } from 'node:path';
+import { open, readFile } from 'node:fs/promises';
+import { basename, relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
-import { agentIdFromPath, discoverSources, toPosix, type SessionSource, type SourceLayout } from '../discover.js';
+import { agentIdFromPath, discoverSources, sidecarPathOf, toPosix, WORKFLOW_DIR, type SessionSource, type SourceLayout } from '../discover.js';
 import { readJsonl } from '../jsonl/read-jsonl.js';
 import { createRedactor } from '../redact/redactor.js';
 import type { RedactionOptions, Redactor } from '../redact/types.js';
 import { usernamesFromFolder } from '../redact/usernames.js';
-import { buildSession, type AgentFileInput, type BuildResult, type SessionInput } from '../transcript/build-session.js';
+import { buildSession, type AgentFileInput, type AgentMeta, type BuildResult, type SessionInput } from '../transcript/build-session.js';
 
 /** A session read, redacted and modelled: everything later steps may see. */
 export interface OpenedSession {
@@ -86,23 +86,31 @@ export async function openSession(source: SessionSource, options: OpenSessionOpt
   }
   let bytes = main.bytes;
   readDiagnostics.push(...main.diagnostics);
+  const sidecars = await readSidecars(source, rel, readDiagnostics);
   const agents: AgentFileInput[] = [];
   for (const path of agentPathsOf(source, options.owners)) {
     try {
       const r = await readJsonl(path, rel(path));
       bytes += r.bytes;
       readDiagnostics.push(...r.diagnostics);
-      agents.push({ file: rel(path), agentId: agentIdFromPath(path), records: r.records });
+      const runId = WORKFLOW_DIR.exec(path)?.[1];
+      agents.push({ file: rel(path), agentId: agentIdFromPath(path), records: r.records, meta: sidecars.get(sidecarPathOf(path)), ...(runId ? { workflowRunId: runId } : {}) });
     } catch (err) {
       readDiagnostics.push({ file: rel(path), line: 0, code: 'read-error', reason: `cannot read agent file: ${(err as Error).message}` });
     }
   }
+  // With tool output dropped, the whole outputs are not read at all.
+  const dropOutput = options.redaction !== false && options.redaction.dropToolOutput === true;
+  const persisted = dropOutput ? new Map<string, { content: string }>() : await readToolResults(source, rel, readDiagnostics);
+  for (const p of persisted.values()) bytes += p.content.length;
   let findings: OpenedSession['findings'] = [];
   let redactor: Redactor | undefined;
   if (options.redaction !== false) {
     redactor = createRedactor({ ...options.redaction, usernames: usernamesFromFolder(source.projectFolder) });
+    // Everything read beside the session goes through the same redaction, before anything else sees it.
     const values: unknown[] = main.records.map((r) => r.value);
     for (const a of agents) for (const r of a.records) values.push(r.value);
+    values.push(...sidecars.values(), ...persisted.values());
     const report = await redactor.redactSession(values, { projectFolders: [source.projectFolder] });
     findings = report.findings.map(({ rule, count }) => ({ rule, count }));
   }
@@ -113,8 +121,37 @@ export async function openSession(source: SessionSource, options: OpenSessionOpt
     records: main.records,
     agents,
     readDiagnostics,
+    persistedOutputs: new Map([...persisted].map(([name, p]) => [name, p.content])),
   };
   return { source, result: buildSession(input), bytes, findings, redactor };
+}
+
+/** The `agent-<id>.meta.json` sidecars of a session, by path; one that is not a JSON object is reported and ignored. */
+async function readSidecars(source: SessionSource, rel: (p: string) => string, diagnostics: Diagnostic[]): Promise<Map<string, AgentMeta>> {
+  const out = new Map<string, AgentMeta>();
+  for (const path of source.sidecarPaths ?? []) {
+    try {
+      const value: unknown = JSON.parse(await readFile(path, 'utf8'));
+      if (value && typeof value === 'object' && !Array.isArray(value)) out.set(path, value as AgentMeta);
+      else diagnostics.push({ file: rel(path), line: 0, code: 'not-object', reason: 'agent sidecar is not a JSON object; ignored' });
+    } catch (err) {
+      diagnostics.push({ file: rel(path), line: 0, code: 'not-json', reason: `agent sidecar cannot be read as JSON (${(err as Error).message.slice(0, 80)}); ignored` });
+    }
+  }
+  return out;
+}
+
+/** Whole tool outputs kept beside the session (`<session>/tool-results/<name>`), by file name. */
+async function readToolResults(source: SessionSource, rel: (p: string) => string, diagnostics: Diagnostic[]): Promise<Map<string, { content: string }>> {
+  const out = new Map<string, { content: string }>();
+  for (const path of source.toolResultPaths ?? []) {
+    try {
+      out.set(basename(path), { content: await readFile(path, 'utf8') });
+    } catch (err) {
+      diagnostics.push({ file: rel(path), line: 0, code: 'read-error', reason: `cannot read persisted tool output: ${(err as Error).message}` });
+    }
+  }
+  return out;
 }
 
 /** A session id prefix that names no session, or more than one. */

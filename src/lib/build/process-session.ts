@@ -2,7 +2,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { relative } from 'node:path';
 import { toPosix, type SessionSource } from '../discover.js';
 import type { RedactionOptions, Redactor } from '../redact/types.js';
-import { projectNameFromPath } from '../transcript/build-session.js';
+import { sessionProjectName } from '../site/project-name.js';
 import { toEntryData, type SessionEntryData } from './entry-data.js';
 import { openSession } from './open-session.js';
 import { createRenderCache } from './render-cache.js';
@@ -58,7 +58,7 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
     { ...session, file: redactor.redactText(session.file), diagnostics: redactDiagnostics(session.diagnostics, redactor), facts: { ...session.facts, projectPath } },
     rendered,
     opened,
-    { projectSlug: job.projectSlug, projectName: projectNameFromPath(projectPath), cacheKey: job.cacheKey },
+    { projectSlug: job.projectSlug, projectName: sessionProjectName(source.projectFolder, projectPath, redactor), cacheKey: job.cacheKey },
   );
   return { ok: true, data, bytes: opened.bytes, ms: elapsed(), filePath: storeFilePath(job.projectRoot, source.path, redactor) };
 }

@@ -3,8 +3,10 @@ import { createRenderContext, prepareMessages, renderTranscript } from '../rende
 import type { Message, Session, Turn } from '../transcript/types.js';
 import { paginateTurns } from '../site/pages.js';
 import { promptTitleText, shortenTitle } from '../transcript/build-session.js';
+import { createOverviewCollector, type PromptFacts, type SessionOverview } from './session-overview.js';
 
-export interface TocItem {
+/** A prompt as the overview lists it: its words, where it is, and what it led to (tool tally, duration, files). */
+export interface TocItem extends PromptFacts {
   /** 1-based prompt number. */
   n: number;
   uuid: string;
@@ -25,6 +27,8 @@ export interface RenderedSession {
   /** HTML of the abandoned branches, shown apart from the transcript. */
   abandoned: string;
   toc: TocItem[];
+  /** Files touched, subagents and commits, bounded (see session-overview.ts). */
+  overview: SessionOverview;
   /** Message uuid → page, for every rendered message (used to forward old links). */
   anchors: Record<string, number>;
   assets: AssetRef[];
@@ -81,12 +85,14 @@ export async function renderSession(session: Session, options: RenderSessionOpti
   const pages: string[] = [];
   const anchors: Record<string, number> = {};
   const toc: TocItem[] = [];
+  const overview = createOverviewCollector();
   const chunks = paginateTurns(session.turns, options.pageSize);
   for (const [i, turns] of chunks.entries()) {
     const page = i + 1;
     const parts: string[] = [];
     for (const turn of turns) {
-      if (turn.prompt) toc.push({ n: turn.index, uuid: turn.prompt.uuid, text: tocText(turn.prompt.text), page });
+      const facts = overview.add(turn, page);
+      if (turn.prompt) toc.push({ n: turn.index, uuid: turn.prompt.uuid, text: tocText(turn.prompt.text), page, ...facts });
       for (const m of turn.messages) anchors[m.uuid] = page;
       parts.push(renderTurn(turn, ctx, forkMarkers));
     }
@@ -100,7 +106,7 @@ export async function renderSession(session: Session, options: RenderSessionOpti
     })
     .join('\n');
 
-  return { pages, abandoned, toc, anchors, assets: [...assets.values()] };
+  return { pages, abandoned, toc, overview: overview.result(), anchors, assets: [...assets.values()] };
 }
 
 function renderTurn(turn: Turn, ctx: ReturnType<typeof createRenderContext>, forkMarkers: Map<string, string[]>): string {

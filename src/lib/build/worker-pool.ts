@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,13 +24,19 @@ export async function createSessionPool(projectRoot: string, size = Math.min(ava
   if (size < 2) return undefined;
   const entry = fileURLToPath(new URL('./session-worker.ts', import.meta.url));
   if (!existsSync(entry)) return undefined;
-  const outfile = join(projectRoot, 'node_modules', '.sessionpress', 'session-worker.mjs');
   const esbuild = await import('esbuild');
-  await mkdir(dirname(outfile), { recursive: true });
-  // Written under a temporary name and renamed, so concurrent builds never load a half-written file.
-  const tmp = `${outfile}.${process.pid}.tmp`;
-  await esbuild.build({ entryPoints: [entry], outfile: tmp, bundle: true, platform: 'node', format: 'esm', target: 'node22', packages: 'external', logLevel: 'error' });
-  await rename(tmp, outfile);
+  const bundled = await esbuild.build({ entryPoints: [entry], write: false, bundle: true, platform: 'node', format: 'esm', target: 'node22', packages: 'external', logLevel: 'error' });
+  const code = bundled.outputFiles[0].contents;
+  // Named by its content: two builds of different trees (a copy of the project sharing its node_modules)
+  // never load each other's worker, and an unchanged worker is not written again.
+  const outfile = join(projectRoot, 'node_modules', '.sessionpress', `session-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
+  if (!existsSync(outfile)) {
+    await mkdir(dirname(outfile), { recursive: true });
+    // Written under a temporary name and renamed, so concurrent builds never load a half-written file.
+    const tmp = `${outfile}.${process.pid}.tmp`;
+    await writeFile(tmp, code);
+    await rename(tmp, outfile);
+  }
 
   const workers = Array.from({ length: size }, () => new Worker(outfile));
   const idle = [...workers];

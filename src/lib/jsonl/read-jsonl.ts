@@ -72,7 +72,7 @@ export async function readJsonl(path: string, displayName = path): Promise<Jsonl
   } finally {
     await handle.close();
   }
-  return { records, diagnostics, lineCount: lineNo, bytes };
+  return { records, diagnostics: collapseIfNotJsonl(records, diagnostics, displayName, lineNo), lineCount: lineNo, bytes };
 
   function report(line: number, code: Diagnostic['code'], reason: string): void {
     diagnostics.push({ file: displayName, line, code, reason });
@@ -132,6 +132,25 @@ export async function readJsonl(path: string, displayName = path): Promise<Jsonl
     records.push({ line, value: value as Record<string, unknown> });
     return true;
   }
+}
+
+/**
+ * A file in which no line is a JSON object is not a transcript at all (a
+ * binary file, a log, random bytes): one diagnostic says so, instead of one
+ * or two per line.
+ */
+function collapseIfNotJsonl(records: JsonlRecord[], diagnostics: Diagnostic[], displayName: string, lineCount: number): Diagnostic[] {
+  if (records.length > 0 || diagnostics.length <= 1) return diagnostics;
+  const first = diagnostics[0];
+  const binary = diagnostics.some((d) => d.code === 'invalid-utf8' || d.code === 'nul-bytes');
+  return [
+    {
+      file: displayName,
+      line: 0,
+      code: 'not-jsonl',
+      reason: `file is not JSONL${binary ? ' (binary or not UTF-8)' : ''}: none of its ${lineCount} lines is a JSON object (first problem, line ${first.line}: ${first.reason.slice(0, 80)})`,
+    },
+  ];
 }
 
 function isBlank(buf: Buffer): boolean {

@@ -121,11 +121,89 @@ export interface HighlightOptions {
 export function highlightCode(code: string, options: HighlightOptions = {}): SafeHtml {
   const text = code.replace(/\r\n?/g, '\n');
   const id = resolveLanguage(options.lang);
-  const lines = tokenize(text, id);
+  if (deferring && isDeferrable(text, id)) return trustedHtml(deferring.add(() => codeBlock(text, id, options, true), () => codeBlock(text, id, options, false)));
+  return trustedHtml(codeBlock(text, id, options, true));
+}
+
+/** The `<pre>` of a code block, highlighted or (`lazy`: to be highlighted in the browser when opened) plain. */
+function codeBlock(text: string, id: string | undefined, options: HighlightOptions, highlight: boolean): string {
+  const lines = highlight ? tokenize(text, id) : plainLines(text);
   const cls = ['code', options.className].filter(Boolean).join(' ');
   const langAttr = id ? ` data-lang="${escapeHtml(id)}"` : '';
+  const lazy = highlight ? '' : ` ${LAZY_ATTR}`;
   // tabindex: a block that scrolls sideways must be reachable with the keyboard.
-  return trustedHtml(`<pre class="${escapeHtml(cls)}"${langAttr} tabindex="0"><code>${renderLines(lines, options)}</code></pre>`);
+  return `<pre class="${escapeHtml(cls)}"${langAttr}${lazy} tabindex="0"><code>${renderLines(lines, options)}</code></pre>`;
+}
+
+/**
+ * Marks a code block left plain because it sat in a closed `<details>`: the
+ * page's script highlights it, in the browser, when it is opened.
+ */
+export const LAZY_ATTR = 'data-hl-lazy';
+
+/**
+ * Deferred highlighting. Tokenising is most of a cold build's CPU, and most
+ * code on a page (tool output, file contents, diffs) sits in collapsed
+ * `<details>`. Inside `withDeferredHighlighting`, `highlightCode` returns a
+ * placeholder; once the markup of the whole message is known, each
+ * placeholder becomes the highlighted block when no closed `<details>`
+ * encloses it, or the plain block (marked `LAZY_ATTR`) when one does.
+ * Placeholders carry a random nonce, so transcript text cannot forge one.
+ */
+let deferring: DeferredScope | undefined;
+
+interface DeferredScope {
+  add(highlighted: () => string, plain: () => string): string;
+}
+
+const NONCE = Math.random().toString(36).slice(2, 10);
+const PLACEHOLDER_RE = new RegExp(`<details\\b[^>]*>|</details\\s*>|\uE000${NONCE}:(\\d+)\uE001`, 'gi');
+const OPEN_ATTR_RE = /\sopen(?=[\s=>/]|$)/i;
+
+/** Only blocks that would be tokenised by a grammar are worth deferring; the rest are plain anyway. */
+function isDeferrable(text: string, id: string | undefined): boolean {
+  return !!id && id !== 'ansi' && !!highlighter && loaded.has(id) && text.length <= HIGHLIGHT_MAX_BYTES;
+}
+
+/**
+ * Runs `render` (synchronous: it builds one message's markup) with highlighting
+ * deferred, then resolves the placeholders in its result, highlighting only
+ * the code that is shown without opening anything. The result still has to go
+ * through the sanitiser, like any message markup.
+ */
+export function withDeferredHighlighting(render: () => string): string {
+  if (deferring) return render();
+  const items: Array<{ highlighted: () => string; plain: () => string }> = [];
+  deferring = {
+    add(highlighted, plain) {
+      items.push({ highlighted, plain });
+      return `\uE000${NONCE}:${items.length - 1}\uE001`;
+    },
+  };
+  let markup: string;
+  try {
+    markup = render();
+  } finally {
+    deferring = undefined;
+  }
+  if (!items.length) return markup;
+  // A stack of the enclosing <details>: true for each one that is closed.
+  const closed: boolean[] = [];
+  let closedDepth = 0;
+  return markup.replace(PLACEHOLDER_RE, (match: string, index: string | undefined) => {
+    if (index !== undefined) {
+      const item = items[Number(index)];
+      return item ? (closedDepth > 0 ? item.plain() : item.highlighted()) : '';
+    }
+    if (match[1] === '/') {
+      if (closed.pop()) closedDepth--;
+    } else {
+      const isClosed = !OPEN_ATTR_RE.test(match.slice(8, -1));
+      closed.push(isClosed);
+      if (isClosed) closedDepth++;
+    }
+    return match;
+  });
 }
 
 /** Highlights code and returns only the inner line markup (for callers that build their own `<pre>`). */

@@ -11,14 +11,18 @@
  * - each message has `<a class="permalink" href="#m-<uuid>">` in its `.msg-links`; the page script adds a
  *   copy-link button beside it (a button that only works with JavaScript is not sent without it).
  */
-import { formatCount, formatDuration } from '../format.js';
+import { formatCount } from '../format.js';
 import type { AssistantMessage, CompactionMessage, ContentBlock, Message, SystemMessage, ToolCall, UserMessage } from '../transcript/types.js';
 import type { RenderContext, RenderContextOptions } from './context.js';
-import { ensureLanguages, highlightCode, highlightTerminal, languageForPath, loadHighlighter, stripAnsi } from './highlight.js';
+import { ensureLanguages, highlightCode, languageForPath, loadHighlighter, withDeferredHighlighting } from './highlight.js';
 import { collectFenceLanguages } from './markdown.js';
+import { attachmentView, collectAttachmentLanguages, markerView } from './attachments.js';
 import { renderToolCallHtml } from './render-tool.js';
+import { systemView, type MessageView } from './system.js';
+import { commandExpansion, renderPromptText } from './tagged-text.js';
+import { hasServerCall, renderDocumentBlock, renderOrphanServerResult, renderRedactedThinking, renderServerToolUse } from './tools/content-blocks.js';
 import { escapeHtml, html, joinHtml, sanitizeHtml, trustedHtml, type HtmlValue, type SafeHtml } from './sanitize.js';
-import { collapsible, markdownBlock, lineCount, num, obj, renderImages, str, terminalBlock } from './tools/common.js';
+import { markdownBlock, obj, renderImages, str, terminalBlock } from './tools/common.js';
 
 export type { RenderContext, RenderContextOptions } from './context.js';
 
@@ -36,7 +40,16 @@ function contextAt(options: ResolvedOptions, depth: number): RenderContext {
     promptNumber: depth === 0 ? options.promptNumber : () => undefined,
     renderMessages(messages: Message[]): SafeHtml {
       const inner = contextAt(options, depth + 1);
-      return joinHtml(messages.map((m) => renderMessageHtml(m, inner)), '\n');
+      const out: SafeHtml[] = [];
+      let prev: Message | undefined;
+      for (const m of messages) {
+        const h = renderMessageHtml(m, inner, { continues: continuesReply(m, prev) });
+        if (h.value) {
+          out.push(h);
+          prev = m;
+        }
+      }
+      return joinHtml(out, '\n');
     },
   };
 }
@@ -91,6 +104,7 @@ export async function prepareMessages(messages: Message[]): Promise<void> {
       seen.add(m);
       if (m.kind === 'user') collectFenceLanguages(m.text, langs);
       else if (m.kind === 'compaction') collectFenceLanguages(m.summary, langs);
+      else if (m.kind === 'attachment') collectAttachmentLanguages(m, langs);
       else if (m.kind === 'assistant') {
         for (const b of m.blocks) {
           const t = b.type === 'text' ? str((b as { text?: unknown }).text) : b.type === 'thinking' ? str((b as { thinking?: unknown }).thinking) : undefined;
@@ -140,6 +154,18 @@ function collectCallLanguages(call: ToolCall, langs: Set<string>): void {
 export interface RenderMessageOptions {
   /** Turn number of a human prompt (adds `data-prompt` and the `p-<N>` heading); default `ctx.promptNumber`. */
   promptIndex?: number;
+  /** The message continues the assistant reply shown just before it: no header of its own (see `continuesReply`). */
+  continues?: boolean;
+}
+
+/**
+ * Whether an assistant message goes on with the reply rendered just before it:
+ * Claude Code writes one entry per text block or tool call, and a reader wants
+ * one "Claude · model · time" header per reply, not one per tool call. A new
+ * model starts a new header.
+ */
+export function continuesReply(m: Message, prev: Message | undefined): boolean {
+  return m.kind === 'assistant' && m.assistantKind === 'normal' && prev?.kind === 'assistant' && prev.assistantKind === 'normal' && prev.model === m.model;
 }
 
 /**
@@ -148,8 +174,9 @@ export interface RenderMessageOptions {
  * their Task call.
  */
 export function renderMessage(message: Message, ctx: RenderContext, options: RenderMessageOptions = {}): string {
-  const out = renderMessageHtml(message, ctx, options).value;
-  return ctx.finalSanitize ? sanitizeHtml(out) : out;
+  if (!ctx.finalSanitize) return renderMessageHtml(message, ctx, options).value;
+  // Code in closed <details> is left plain (and highlighted in the browser when opened): see highlight.ts.
+  return sanitizeHtml(withDeferredHighlighting(() => renderMessageHtml(message, ctx, options).value));
 }
 
 /**
@@ -159,9 +186,13 @@ export function renderMessage(message: Message, ctx: RenderContext, options: Ren
  */
 export function renderTranscript(messages: Message[], ctx: RenderContext): string {
   const out: string[] = [];
+  let prev: Message | undefined;
   for (const m of messages) {
-    const h = renderMessage(m, ctx);
-    if (h) out.push(h);
+    const h = renderMessage(m, ctx, { continues: continuesReply(m, prev) });
+    if (h) {
+      out.push(h);
+      prev = m;
+    }
   }
   return out.join('\n');
 }
@@ -178,11 +209,15 @@ export function renderMessageHtml(message: Message, ctx: RenderContext, options:
   try {
     switch (message.kind) {
       case 'assistant':
-        return renderAssistant(message, ctx);
+        return renderAssistant(message, ctx, options.continues === true);
       case 'user':
         return renderUser(message, ctx, options);
       case 'system':
-        return renderSystem(message);
+        return renderSystem(message, ctx);
+      case 'attachment':
+        return renderView(message.uuid, message.timestamp, attachmentView(message, ctx));
+      case 'marker':
+        return renderView(message.uuid, message.timestamp, markerView(message));
       case 'compaction':
         return renderCompaction(message, ctx);
       default:
@@ -235,10 +270,19 @@ function frame(kind: string, uuid: string, timestamp: string | undefined, body: 
   return html`<article class="${cls}"${articleId} data-uuid="${uuid}" data-kind="${kind}"${promptAttr}><header class="msg-head">${heading}${opts.label ? html`<span class="msg-label">${opts.label}</span>` : ''}${timeHtml(timestamp)}<span class="msg-links" data-pagefind-ignore><a class="permalink" href="${anchor}" aria-label="Link to this message">#</a></span></header>${body}</article>`;
 }
 
+/**
+ * An assistant message that continues the reply above it: no visible header,
+ * but its own heading id (search sub-results land on it) and permalink, shown
+ * on hover and focus.
+ */
+function continuation(uuid: string, body: SafeHtml): SafeHtml {
+  return html`<article class="msg msg-assistant cont" data-uuid="${uuid}" data-kind="assistant"><h3 id="m-${uuid}" class="msg-title visually-hidden">Claude</h3><span class="msg-links" data-pagefind-ignore><a class="permalink" href="#m-${uuid}" aria-label="Link to this message">#</a></span><div class="msg-body">${body}</div></article>`;
+}
+
 // ---------------------------------------------------------------------------
 // Assistant
 
-function renderAssistant(m: AssistantMessage, ctx: RenderContext): SafeHtml {
+function renderAssistant(m: AssistantMessage, ctx: RenderContext, continues = false): SafeHtml {
   if (m.assistantKind === 'synthetic') return html``;
   if (m.assistantKind === 'api-error') {
     const text = m.blocks
@@ -252,6 +296,7 @@ function renderAssistant(m: AssistantMessage, ctx: RenderContext): SafeHtml {
   for (const b of m.blocks) parts.push(renderAssistantBlock(b, m, calls, ctx));
   const body = joinHtml(parts);
   if (!body.value) return html``;
+  if (continues) return continuation(m.uuid, body);
   return frame('assistant', m.uuid, m.timestamp, html`<div class="msg-body">${body}</div>`, { label: m.model ? html`<span class="model">${m.model}</span>` : undefined });
 }
 
@@ -269,7 +314,11 @@ function renderAssistantBlock(b: ContentBlock, m: AssistantMessage, calls: Map<s
       return html`<details class="thinking"${index}><summary>Thinking · ${formatCount(text.length)} chars</summary>${markdownBlock(text, ctx)}</details>`;
     }
     case 'redacted_thinking':
-      return ctx.renderThinking ? html`<p class="thinking redacted">Thinking (redacted)</p>` : html``;
+      return renderRedactedThinking(ctx);
+    case 'server_tool_use':
+      return renderServerToolUse(b, m.blocks, m.uuid, ctx);
+    case 'document':
+      return renderDocumentBlock(b);
     case 'tool_use': {
       const id = str((b as { id?: unknown }).id) ?? '';
       const call = calls.get(id) ?? {
@@ -283,6 +332,8 @@ function renderAssistantBlock(b: ContentBlock, m: AssistantMessage, calls: Map<s
     case 'image':
       return renderImages([b], ctx, 'Image');
     default:
+      // A server tool's result (`web_search_tool_result`...) shows inside its call; alone only when the call is missing.
+      if (b.type.endsWith('_tool_result') && b.type !== 'tool_result') return hasServerCall(b, m.blocks) ? html`` : renderOrphanServerResult(b);
       return html``;
   }
 }
@@ -297,16 +348,19 @@ function renderUser(m: UserMessage, ctx: RenderContext, options: RenderMessageOp
     case 'prompt':
     case 'queued-prompt': {
       const images = renderImages(m.blocks, ctx, 'Pasted image');
-      const docs = m.blocks.filter((b) => b.type === 'document').map((b) => html`<p class="attachment">Attached document${str((b as { title?: unknown }).title) ? html`: ${str((b as { title?: unknown }).title)}` : ''}</p>`);
-      const body = html`<div class="msg-body">${markdownBlock(m.text, ctx, 'md', '5')}${images}${docs}</div>`;
+      const docs = m.blocks.filter((b) => b.type === 'document').map((b) => renderDocumentBlock(b));
+      const promptIndex = options.promptIndex ?? ctx.promptNumber(m.uuid);
+      // A prompt with nothing to show keeps its anchor (links by number stay valid) but no empty box.
+      if (!m.text.trim() && !images.value && !docs.length) return html`<article class="msg msg-prompt empty" id="m-${m.uuid}" data-uuid="${m.uuid}" data-kind="prompt"${promptIndex !== undefined ? trustedHtml(` data-prompt="${promptIndex}"`) : ''} hidden></article>`;
+      const body = html`<div class="msg-body">${renderPromptText(m.text, ctx)}${images}${docs}</div>`;
       return frame('prompt', m.uuid, m.timestamp, body, {
-        promptIndex: options.promptIndex ?? ctx.promptNumber(m.uuid),
+        promptIndex,
         label: m.userKind === 'queued-prompt' ? 'queued' : undefined,
         extraClass: m.userKind === 'queued-prompt' ? 'queued' : undefined,
       });
     }
     case 'command':
-      return renderCommand(m);
+      return renderCommand(m, ctx);
     case 'command-output': {
       const out = tagContent(m.text, 'local-command-stdout') ?? tagContent(m.text, 'local-command-stderr') ?? m.text;
       return frame('command', m.uuid, m.timestamp, html`<div class="command-output">${terminalBlock(out, 'Output')}</div>`);
@@ -337,12 +391,14 @@ function renderUser(m: UserMessage, ctx: RenderContext, options: RenderMessageOp
   }
 }
 
-function renderCommand(m: UserMessage): SafeHtml {
+function renderCommand(m: UserMessage, ctx: RenderContext): SafeHtml {
   const cmd = m.command ?? { name: tagContent(m.text, 'command-name')?.trim() ?? '', args: tagContent(m.text, 'command-args')?.trim() ?? '' };
   const line = `${cmd.name}${cmd.args ? ` ${cmd.args}` : ''}`;
   const output = m.command?.output;
   const outHtml = output && output.trim() ? html`<div class="command-output" data-pagefind-weight="0.5">${terminalBlock(output, 'Output')}</div>` : html``;
-  return frame('command', m.uuid, m.timestamp, html`<div class="command-line" data-pagefind-weight="2"><code>${line}</code></div>${outHtml}`);
+  // The expanded text Claude received (when the model links it to its command), collapsed under the chip.
+  const expansion = commandExpansion(str((m.command as { expansion?: unknown } | undefined)?.expansion), ctx);
+  return frame('command', m.uuid, m.timestamp, html`<div class="command-line" data-pagefind-weight="2"><code>${line}</code></div>${expansion}${outHtml}`);
 }
 
 /** Text between `<tag>` and `</tag>` (tolerates a missing close tag). */
@@ -357,33 +413,14 @@ function tagContent(text: string, tag: string): string | undefined {
 // ---------------------------------------------------------------------------
 // System and compaction
 
-function renderSystem(m: SystemMessage): SafeHtml {
-  const raw = m.raw ?? {};
-  if (m.subtype === 'api_error') {
-    const cause = obj(raw.cause) ?? obj(obj(raw.error)?.cause);
-    const code = str(cause?.code) ?? str(obj(raw.error)?.message) ?? str(obj(raw.error)?.type);
-    const attempt = num(raw.retryAttempt);
-    const max = num(raw.maxRetries);
-    const retryIn = formatDuration(num(raw.retryInMs));
-    const retry = attempt !== undefined ? `retry ${attempt}${max !== undefined ? ` of ${max}` : ''}${retryIn ? ` in ${retryIn}` : ''}` : undefined;
-    const text = [code, retry].filter(Boolean).join(' · ');
-    return frame('api-error', m.uuid, m.timestamp, html`<p class="api-error-text">${text || stripAnsi(m.text) || 'API error'}</p>`, { label: 'API error' });
-  }
-  if (m.subtype === 'turn_duration') {
-    const d = formatDuration(num(raw.durationMs));
-    return frame('system', m.uuid, m.timestamp, html`<p class="system-text">Turn took ${d ?? 'unknown time'}</p>`, { extraClass: 'compact' });
-  }
-  if (m.subtype === 'stop_hook_summary') {
-    const infos = Array.isArray(raw.hookInfos) ? raw.hookInfos.map(obj).filter((x): x is Record<string, unknown> => !!x) : [];
-    const errors = Array.isArray(raw.hookErrors) ? raw.hookErrors.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))) : [];
-    const body = html`<p class="system-text">Stop hook${infos.length === 1 ? '' : 's'}: ${infos.map((h, i) => html`${i ? ', ' : ''}<code>${str(h.command) ?? '?'}</code>${formatDuration(num(h.durationMs)) ? ` (${formatDuration(num(h.durationMs))})` : ''}`)}</p>${errors.length ? html`<div class="tool-error">${highlightCode(errors.join('\n'), { className: 'plain error-text' })}</div>` : ''}`;
-    return frame('system', m.uuid, m.timestamp, body, { extraClass: 'compact' });
-  }
-  const text = m.text ?? '';
-  const label = m.subtype && m.subtype !== 'info' ? m.subtype.replace(/_/g, ' ') : undefined;
-  const body = lineCount(text) > 1 ? collapsible(highlightTerminal(text), lineCount(text), 'Show') : html`<p class="system-text">${stripAnsi(text)}</p>`;
-  const level = m.level === 'error' || m.level === 'warning' ? `level-${m.level}` : undefined;
-  return frame('system', m.uuid, m.timestamp, body, { label, extraClass: level });
+function renderSystem(m: SystemMessage, ctx: RenderContext): SafeHtml {
+  return renderView(m.uuid, m.timestamp, systemView(m, ctx));
+}
+
+/** A message whose parts come from system.ts or attachments.ts, in the message frame; nothing for no view. */
+function renderView(uuid: string, timestamp: string | undefined, view: MessageView | undefined): SafeHtml {
+  if (!view) return html``;
+  return frame(view.kind, uuid, timestamp, view.body, { label: view.label, extraClass: view.extraClass });
 }
 
 function renderCompaction(m: CompactionMessage, ctx: RenderContext): SafeHtml {

@@ -11,7 +11,12 @@ import { renderEdit, renderMultiEdit, renderNotebookEdit, renderRead, renderWrit
 import { renderGeneric, renderMcp } from './tools/generic.js';
 import { renderAskUserQuestion, renderExitPlanMode, renderSkill, renderSlashCommand } from './tools/interaction.js';
 import { renderGlob, renderGrep, renderLs } from './tools/search.js';
-import { renderTaskCreate, renderTaskList, renderTaskUpdate, renderTodoWrite } from './tools/tasks.js';
+import { renderCronCreate, renderCronDelete, renderCronList, renderMonitor, renderScheduleWakeup, renderTaskOutput, renderTaskStop } from './tools/background.js';
+import { renderListMcpResources, renderLsp, renderReadMcpResource, renderToolSearch } from './tools/discovery.js';
+import { renderEnterPlanMode, renderEnterWorktree, renderExitWorktree } from './tools/session-modes.js';
+import { renderTaskCreate, renderTaskGet, renderTaskList, renderTaskUpdate, renderTodoWrite } from './tools/tasks.js';
+import { renderSendMessage, renderTeamCreate, renderTeamDelete } from './tools/team.js';
+import { renderWorkflow } from './tools/workflow.js';
 import { renderWebFetch, renderWebSearch } from './tools/web.js';
 
 export type ToolRenderer = (call: ToolCall, ctx: RenderContext) => SafeHtml;
@@ -41,6 +46,25 @@ const RENDERERS: Record<string, ToolRenderer> = {
   ExitPlanMode: renderExitPlanMode,
   Skill: renderSkill,
   SlashCommand: renderSlashCommand,
+  TaskGet: renderTaskGet,
+  TaskOutput: renderTaskOutput,
+  TaskStop: renderTaskStop,
+  EnterPlanMode: renderEnterPlanMode,
+  EnterWorktree: renderEnterWorktree,
+  ExitWorktree: renderExitWorktree,
+  Monitor: renderMonitor,
+  ScheduleWakeup: renderScheduleWakeup,
+  CronCreate: renderCronCreate,
+  CronList: renderCronList,
+  CronDelete: renderCronDelete,
+  SendMessage: renderSendMessage,
+  TeamCreate: renderTeamCreate,
+  TeamDelete: renderTeamDelete,
+  ToolSearch: renderToolSearch,
+  LSP: renderLsp,
+  Workflow: renderWorkflow,
+  ListMcpResourcesTool: renderListMcpResources,
+  ReadMcpResourceTool: renderReadMcpResource,
 };
 
 /** The renderer used for a tool name (exposed for tests). */

@@ -9,13 +9,32 @@ export function sortSessions<T extends { data: Pick<SessionEntry, 'facts' | 'slu
   });
 }
 
-/** Groups sessions by project, projects ordered by their newest session. */
+/**
+ * One name per project: the name most of its sessions carry (ties go to the
+ * newest session's). Sessions of one folder are named alike unless one lacks a
+ * working directory; this keeps such a session from renaming its project.
+ */
+export function projectNames<T extends { data: Pick<SessionEntry, 'facts' | 'slug' | 'projectSlug' | 'projectName'> }>(entries: T[]): Map<string, string> {
+  const votes = new Map<string, Map<string, number>>();
+  for (const e of sortSessions(entries)) {
+    const counts = votes.get(e.data.projectSlug) ?? new Map<string, number>();
+    counts.set(e.data.projectName, (counts.get(e.data.projectName) ?? 0) + 1);
+    votes.set(e.data.projectSlug, counts);
+  }
+  // Maps keep insertion order, and sessions came newest first: the first of the most voted wins a tie.
+  const names = new Map<string, string>();
+  for (const [slug, counts] of votes) names.set(slug, [...counts].reduce((best, c) => (c[1] > best[1] ? c : best))[0]);
+  return names;
+}
+
+/** Groups sessions by project, projects ordered by their newest session, each under its one name. */
 export function groupByProject<T extends { data: Pick<SessionEntry, 'facts' | 'slug' | 'projectSlug' | 'projectName'> }>(
   entries: T[],
 ): Array<{ slug: string; name: string; sessions: T[] }> {
+  const names = projectNames(entries);
   const groups = new Map<string, { slug: string; name: string; sessions: T[] }>();
   for (const e of sortSessions(entries)) {
-    const g = groups.get(e.data.projectSlug) ?? { slug: e.data.projectSlug, name: e.data.projectName, sessions: [] };
+    const g = groups.get(e.data.projectSlug) ?? { slug: e.data.projectSlug, name: names.get(e.data.projectSlug)!, sessions: [] };
     g.sessions.push(e);
     groups.set(e.data.projectSlug, g);
   }

@@ -46,12 +46,22 @@ export function assetUrl(base: string, name = ''): string {
   return `${withTrailingSlash(base)}assets/${name}`;
 }
 
-/** The search page. */
-export function searchUrl(base: string): string {
-  return `${withTrailingSlash(base)}search/`;
+/** The search page, optionally with a query filled in (`?q=`). */
+export function searchUrl(base: string, query = ''): string {
+  return `${withTrailingSlash(base)}search/${query ? `?q=${encodeURIComponent(query)}` : ''}`;
 }
 
 /** An absolute URL when the site's address is known, else the root-relative path as it is. */
 export function absoluteUrl(path: string, site: string | undefined): string {
   return site ? new URL(path, site).href : path;
+}
+
+/** The list of pull requests that sessions opened or updated. */
+export function pullRequestsUrl(base: string): string {
+  return `${withTrailingSlash(base)}pull-requests/`;
+}
+
+/** The insights page of the whole site, or of one project when `projectSlug` is given. */
+export function insightsUrl(base: string, projectSlug?: string): string {
+  return `${withTrailingSlash(base)}insights/${projectSlug ? `${projectSlug}/` : ''}`;
 }

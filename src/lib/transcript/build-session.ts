@@ -1,11 +1,27 @@
 import type { Diagnostic } from '../diagnostics.js';
 import type { JsonlRecord } from '../jsonl/read-jsonl.js';
 import { classifyUser, isHumanPrompt, isPromptMessage, messageOf, textOf, toEntry } from './entries.js';
-import { buildMessages } from './messages.js';
+import { readMetadata, type SessionMetadata } from './metadata.js';
+import { buildMessages, countHidden, type BuildMessagesOptions } from './messages.js';
+import type { PersistedOutputs } from './persisted-output.js';
+import {
+  assignDepths,
+  attachCompactionAgents,
+  attachSubagents,
+  attachWorkflowRuns,
+  buildSubagent,
+  collectProgressAgents,
+  isCompactionAgent,
+  splitSidechains,
+  type AgentFileInput,
+  type PendingSubagent,
+  type SubagentContext,
+} from './subagents.js';
 import { resolveActiveBranch } from './tree.js';
 import type {
   AbandonedBranch,
   AssistantMessage,
+  CompactionMessage,
   Entry,
   Message,
   ModelUsage,
@@ -14,16 +30,10 @@ import type {
   Subagent,
   ToolCall,
   Turn,
+  Usage,
 } from './types.js';
 
-/** An agent transcript file read from disk. */
-export interface AgentFileInput {
-  /** Path relative to the source root. */
-  file: string;
-  /** Agent id from the file name (`agent-<id>.jsonl`). */
-  agentId: string;
-  records: JsonlRecord[];
-}
+export type { AgentFileInput, AgentMeta } from './subagents.js';
 
 export interface SessionInput {
   sessionId: string;
@@ -35,20 +45,22 @@ export interface SessionInput {
   agents: AgentFileInput[];
   /** Diagnostics from reading, carried into the session. */
   readDiagnostics?: Diagnostic[];
+  /** Whole outputs of `<persisted-output>` results (`<session>/tool-results/`), redacted, by file name. */
+  persistedOutputs?: PersistedOutputs;
 }
 
 export type BuildResult =
   | { ok: true; session: Session }
   | { ok: false; reason: 'empty' | 'metadata-only'; diagnostics: Diagnostic[] };
 
-const TASK_TOOLS = new Set(['Task', 'Agent']);
 const WARMUP = 'Warmup';
 
 /**
  * Builds the reader-level model of one session from its parsed lines and its
  * agent files: active branch, merged messages, paired tools, turns, attached
  * subagents, title and facts. Never throws on bad input; every problem becomes
- * a diagnostic on the session.
+ * a diagnostic on the session, and every known record not shown is counted in
+ * `hiddenCounts`.
  */
 export function buildSession(input: SessionInput): BuildResult {
   const diagnostics: Diagnostic[] = [...(input.readDiagnostics ?? [])];
@@ -57,7 +69,10 @@ export function buildSession(input: SessionInput): BuildResult {
   for (const e of entries) entryCounts[e.rawType || '(none)'] = (entryCounts[e.rawType || '(none)'] ?? 0) + 1;
 
   if (entries.length === 0) {
-    diagnostics.push({ file: input.file, line: 0, code: 'empty-file', reason: 'file holds no entries; no page is made' });
+    // A file already reported as not JSONL at all needs no second word.
+    if (!diagnostics.some((d) => d.code === 'not-jsonl' && d.file === input.file)) {
+      diagnostics.push({ file: input.file, line: 0, code: 'empty-file', reason: 'file holds no entries; no page is made' });
+    }
     return { ok: false, reason: 'empty', diagnostics };
   }
   for (const e of entries) {
@@ -71,13 +86,18 @@ export function buildSession(input: SessionInput): BuildResult {
     return { ok: false, reason: 'metadata-only', diagnostics };
   }
 
+  const options: BuildMessagesOptions = { persisted: input.persistedOutputs };
+  const hidden: Record<string, number> = {};
   const branch = resolveActiveBranch(main, input.file);
   diagnostics.push(...branch.diagnostics);
-  const built = buildMessages(branch.active, input.file);
+  const built = buildMessages(branch.active, input.file, options);
   diagnostics.push(...built.diagnostics);
+  mergeHidden(hidden, built.hiddenCounts);
+  const metadata = readMetadata(entries, hidden);
+  const messages = insertMarkers(built.messages, metadata.markers);
   const abandoned: AbandonedBranch[] = branch.abandoned
     .map((b) => {
-      const m = buildMessages(b.entries, input.file);
+      const m = buildMessages(b.entries, input.file, options);
       for (const [id, call] of m.toolCalls) built.toolCalls.set(id, call);
       return { forkParentUuid: b.forkParentUuid, firstUuid: b.firstUuid, messages: m.messages };
     })
@@ -88,46 +108,110 @@ export function buildSession(input: SessionInput): BuildResult {
     diagnostics.push({ file: input.file, line, code: 'tool-use-without-result', reason: `tool call ${id} (${call?.name}) has no result; shown without output` });
   }
 
-  // Subagents: agent files, then inline sidechains of older versions.
-  const subagents: Subagent[] = [];
-  for (const agent of input.agents) {
-    const sub = buildSubagent(agent.records.map(toEntry), agent.file, agent.agentId, diagnostics);
-    if (sub) subagents.push(sub);
-  }
-  const sidechains = entries.filter((e) => e.isSidechain);
-  if (sidechains.length) {
-    for (const group of splitSidechains(sidechains)) {
-      const sub = buildSubagent(group, input.file, undefined, diagnostics);
-      if (sub) subagents.push(sub);
-    }
-  }
-  const allCalls = [...built.toolCalls.values()];
-  for (const sub of subagents) for (const m of sub.messages) if (m.kind === 'assistant') allCalls.push(...m.toolCalls);
-  attachSubagents(allCalls, subagents, input.file, diagnostics);
+  const ctx: SubagentContext = {
+    file: input.file,
+    sessionUuids: new Set(entries.map((e) => e.uuid).filter((u): u is string => !!u)),
+    diagnostics,
+    hidden,
+    options,
+    toTurns,
+  };
+  const subagents = linkAgents(input, entries, messages, [...built.toolCalls.values()], ctx);
 
-  const turns = toTurns(built.messages);
-  const title = chooseTitle(entries, turns, input.sessionId);
-  const facts = computeFacts(entries, built.messages, turns, subagents, input.projectFolder);
+  const turns = toTurns(messages, built.turnDurations);
+  const title = chooseTitle(entries, turns, input.sessionId, metadata);
+  const facts = computeFacts(entries, messages, turns, subagents, input.projectFolder, metadata);
   const session: Session = {
     sessionId: input.sessionId,
     file: input.file,
     projectFolder: input.projectFolder,
     title: title.title,
     titleSource: title.source,
-    messages: built.messages,
+    messages,
     turns,
     abandoned,
     facts,
     unpairedToolUses: built.unpairedToolUses,
     orphanToolResults: built.orphanToolResults,
     entryCounts,
+    hiddenCounts: hidden,
     diagnostics,
   };
   return { ok: true, session };
 }
 
-/** Groups human prompts with the work that answers them; prompts are numbered from 1. */
-export function toTurns(messages: Message[]): Turn[] {
+function mergeHidden(into: Record<string, number>, from: Record<string, number>): void {
+  for (const [k, n] of Object.entries(from)) countHidden(into, k, n);
+}
+
+/** Mode markers have no place in the parent chain (no uuid): they go where they were written, by line. */
+function insertMarkers(messages: Message[], markers: Message[]): Message[] {
+  if (!markers.length) return messages;
+  return [...messages, ...markers].sort((a, b) => a.line - b.line);
+}
+
+/**
+ * Builds every subagent of the session and links it where it belongs: agent
+ * files (with their sidecars), inline sidechains of older versions and
+ * subagents rebuilt from `agent_progress` entries to their Task/Agent calls
+ * (nested agents to calls inside their parent agents), workflow runs to their
+ * Workflow call, compaction agents to their compaction. Returns every
+ * subagent shown, for usage.
+ */
+function linkAgents(input: SessionInput, entries: Entry[], messages: Message[], mainCalls: ToolCall[], ctx: SubagentContext): Subagent[] {
+  const pending: PendingSubagent[] = [];
+  const runs = new Map<string, Subagent[]>();
+  const compactionAgents: Subagent[] = [];
+  const lastTimes = new Map<Subagent, string | undefined>();
+  for (const agent of input.agents) {
+    const agentEntries = agent.records.map(toEntry);
+    const sub = buildSubagent(agentEntries, ctx, agent.file, agent.agentId, 'file');
+    if (!sub) continue;
+    if (agent.workflowRunId) {
+      sub.workflowRunId = agent.workflowRunId;
+      sub.agentType = typeof agent.meta?.agentType === 'string' ? agent.meta.agentType : sub.agentType;
+      const list = runs.get(agent.workflowRunId);
+      if (list) list.push(sub);
+      else runs.set(agent.workflowRunId, [sub]);
+    } else if (isCompactionAgent(agent.agentId)) {
+      compactionAgents.push(sub);
+      lastTimes.set(sub, agentEntries.map((e) => e.timestamp).filter(Boolean).sort().pop());
+    } else {
+      pending.push({ sub, meta: agent.meta });
+    }
+  }
+  const sidechains = entries.filter((e) => e.isSidechain);
+  for (const group of sidechains.length ? splitSidechains(sidechains) : []) {
+    const sub = buildSubagent(group, ctx, input.file, undefined, 'sidechain');
+    if (sub) pending.push({ sub });
+  }
+  const progress = collectProgressAgents(entries);
+  const rebuilt = new Map<(typeof progress)[number], Subagent>();
+  for (const group of progress) {
+    const sub = buildSubagent(group.entries, ctx, input.file, group.agentId, 'progress');
+    if (sub) rebuilt.set(group, sub);
+  }
+  const shown = [...pending.map((p) => p.sub), ...rebuilt.values(), ...[...runs.values()].flat()];
+  const allCalls = [...mainCalls];
+  for (const sub of shown) for (const m of sub.messages) if (m.kind === 'assistant') allCalls.push(...m.toolCalls);
+  attachSubagents(allCalls, pending, progress, rebuilt, ctx);
+  attachWorkflowRuns(allCalls, runs, ctx);
+  const compactions = messages.filter((m): m is CompactionMessage => m.kind === 'compaction');
+  attachCompactionAgents(compactions, compactionAgents, lastTimes, ctx);
+  assignDepths(messages);
+  const linked = new Set<Subagent>();
+  for (const call of allCalls) {
+    if (call.subagent) linked.add(call.subagent);
+    for (const w of call.workflowAgents ?? []) linked.add(w);
+  }
+  return [...linked, ...compactionAgents];
+}
+
+/**
+ * Groups human prompts with the work that answers them; prompts are numbered
+ * from 1. A `turn_duration` (by line) goes on the turn it ends.
+ */
+export function toTurns(messages: Message[], durations: Array<{ line: number; durationMs: number }> = []): Turn[] {
   const turns: Turn[] = [];
   let current: Turn | undefined;
   let n = 0;
@@ -143,107 +227,52 @@ export function toTurns(messages: Message[]): Turn[] {
     }
     current.messages.push(m);
   }
+  for (const d of durations) {
+    const turn = [...turns].reverse().find((t) => (t.messages[0]?.line ?? 0) <= d.line);
+    if (turn) turn.durationMs = d.durationMs;
+  }
   return turns;
-}
-
-function buildSubagent(entries: Entry[], file: string, agentId: string | undefined, diagnostics: Diagnostic[]): Subagent | undefined {
-  if (!entries.length) return undefined;
-  const branch = resolveActiveBranch(entries.map((e) => ({ ...e, isSidechain: false })), file);
-  diagnostics.push(...branch.diagnostics);
-  const built = buildMessages(branch.active, file);
-  diagnostics.push(...built.diagnostics);
-  const first = branch.active.find((e) => e.type === 'user');
-  const prompt = first ? textOf(first) : '';
-  // Warmup agents are Claude Code priming its cache, not work anyone asked for.
-  if (prompt.trim() === WARMUP) return undefined;
-  const fromEntries = entries.find((e) => typeof e.raw.agentId === 'string')?.raw.agentId as string | undefined;
-  let toolUseCount = 0;
-  for (const m of built.messages) if (m.kind === 'assistant') toolUseCount += m.toolCalls.length;
-  const times = entries.map((e) => e.timestamp).filter((t): t is string => !!t).sort();
-  return {
-    agentId: agentId ?? fromEntries,
-    file: agentId ? file : undefined,
-    prompt,
-    messages: built.messages,
-    turns: toTurns(built.messages),
-    stats: {
-      durationMs: times.length > 1 ? Date.parse(times[times.length - 1]) - Date.parse(times[0]) : undefined,
-      toolUseCount,
-    },
-  };
-}
-
-/** Inline sidechains (1.0.x): one subagent per root of the sidechain forest. */
-function splitSidechains(entries: Entry[]): Entry[][] {
-  const rootOf = new Map<string, string>();
-  const groups = new Map<string, Entry[]>();
-  for (const e of entries) {
-    const parentRoot = e.parentUuid ? rootOf.get(e.parentUuid) : undefined;
-    const root = parentRoot ?? e.uuid ?? `line-${e.line}`;
-    if (e.uuid) rootOf.set(e.uuid, root);
-    const g = groups.get(root);
-    if (g) g.push(e);
-    else groups.set(root, [e]);
-  }
-  return [...groups.values()];
-}
-
-function resultAgentId(call: ToolCall): string | undefined {
-  const r = call.result?.toolUseResult;
-  if (r && typeof r === 'object' && typeof (r as { agentId?: unknown }).agentId === 'string') return (r as { agentId: string }).agentId;
-  return undefined;
-}
-
-/**
- * Attaches each subagent to the Task/Agent call that spawned it: by the agent id
- * in the call's structured result, else by an identical prompt. A subagent that
- * matches no call is reported, never silently dropped.
- */
-function attachSubagents(calls: ToolCall[], subagents: Subagent[], file: string, diagnostics: Diagnostic[]): void {
-  const taskCalls = calls.filter((c) => TASK_TOOLS.has(c.name));
-  const unclaimed = new Set(subagents);
-  for (const call of taskCalls) {
-    const id = resultAgentId(call);
-    const sub = id ? [...unclaimed].find((s) => s.agentId === id) : undefined;
-    if (sub) {
-      claim(call, sub);
-    }
-  }
-  for (const call of taskCalls) {
-    if (call.subagent) continue;
-    const prompt = typeof call.input.prompt === 'string' ? call.input.prompt.trim() : undefined;
-    if (!prompt) continue;
-    const sub = [...unclaimed].find((s) => s.prompt.trim() === prompt);
-    if (sub) claim(call, sub);
-  }
-  for (const sub of unclaimed) {
-    diagnostics.push({ file: sub.file ?? file, line: 0, code: 'unmatched-subagent', reason: `subagent ${sub.agentId ?? '(inline)'} matches no Task call of this session; it is not shown` });
-  }
-
-  function claim(call: ToolCall, sub: Subagent): void {
-    unclaimed.delete(sub);
-    call.subagent = sub;
-    const r = call.result?.toolUseResult as { totalDurationMs?: unknown; totalTokens?: unknown; totalToolUseCount?: unknown } | undefined;
-    if (r && typeof r === 'object') {
-      if (typeof r.totalDurationMs === 'number') sub.stats.durationMs = r.totalDurationMs;
-      if (typeof r.totalTokens === 'number') sub.stats.totalTokens = r.totalTokens;
-      if (typeof r.totalToolUseCount === 'number') sub.stats.toolUseCount = r.totalToolUseCount;
-    }
-  }
 }
 
 const TITLE_MAX = 80;
 
 /**
- * Picks the title: a custom or AI title, else a summary whose `leafUuid` lies in
- * this file (summaries pointing into other sessions are a known contamination),
- * else the first human prompt, shortened.
+ * Picks the title: the last `custom-title`, else the last `ai-title`, else a
+ * summary whose `leafUuid` lies in this file (summaries pointing into other
+ * sessions are a known contamination), else what started the session: the
+ * first human prompt, or the first slash command that drove it
+ * (`/orchestrator create TODO app`) when it came first. An excerpt with
+ * neither is named after its first reply or tool call, never its file name.
  */
-export function chooseTitle(entries: Entry[], turns: Turn[], sessionId: string): { title: string; source: Session['titleSource'] } {
-  const custom = [...entries].reverse().find((e) => e.type === 'custom-title' && typeof e.raw.customTitle === 'string');
-  if (custom) return { title: shortenTitle(custom.raw.customTitle as string), source: 'custom-title' };
-  const ai = [...entries].reverse().find((e) => e.type === 'ai-title' && typeof (e.raw.aiTitle ?? e.raw.title) === 'string');
-  if (ai) return { title: shortenTitle((ai.raw.aiTitle ?? ai.raw.title) as string), source: 'ai-title' };
+export function chooseTitle(entries: Entry[], turns: Turn[], sessionId: string, metadata?: Pick<SessionMetadata, 'customTitle' | 'aiTitle'>): { title: string; source: Session['titleSource'] } {
+  const meta = metadata ?? readMetadata(entries, {});
+  if (meta.customTitle) return { title: shortenTitle(meta.customTitle), source: 'custom-title' };
+  if (meta.aiTitle) return { title: shortenTitle(meta.aiTitle), source: 'ai-title' };
+  const summary = summaryTitle(entries);
+  if (summary) return { title: shortenTitle(summary), source: 'summary' };
+  const messages = turns.flatMap((t) => t.messages);
+  for (const m of messages) {
+    if (m.kind !== 'user') continue;
+    if (m.userKind === 'prompt' || m.userKind === 'queued-prompt') {
+      const text = promptTitleText(m.text);
+      if (text) return { title: shortenTitle(text), source: 'first-prompt' };
+    } else if (m.userKind === 'command' && m.command?.name && !UI_COMMANDS.has(m.command.name)) {
+      return { title: shortenTitle(`${m.command.name} ${m.command.args}`), source: 'first-command' };
+    }
+  }
+  // Sessions that only ran built-in commands (`/init`, `/model`) are named after the first one.
+  const command = messages.find((m) => m.kind === 'user' && m.command?.name);
+  if (command?.kind === 'user' && command.command) return { title: shortenTitle(`${command.command.name} ${command.command.args}`), source: 'first-command' };
+  const reply = firstReplyTitle(messages);
+  if (reply) return { title: shortenTitle(reply), source: 'first-reply' };
+  return { title: `Session ${sessionId.slice(0, 8)}`, source: 'fallback' };
+}
+
+/** Built-in commands that set the session up rather than ask for work: a title only when nothing else is there. */
+const UI_COMMANDS = new Set(['/init', '/model', '/clear', '/compact', '/config', '/resume', '/login', '/logout', '/cost', '/help', '/status', '/exit', '/context', '/permissions', '/memory', '/doctor', '/usage', '/theme', '/mcp', '/ide', '/vim']);
+
+/** The newest summary whose leaf lies in this file. */
+function summaryTitle(entries: Entry[]): string | undefined {
   const indexOf = new Map<string, number>();
   for (const e of entries) if (e.uuid) indexOf.set(e.uuid, e.index);
   let best: { summary: string; at: number } | undefined;
@@ -253,17 +282,24 @@ export function chooseTitle(entries: Entry[], turns: Turn[], sessionId: string):
     if (at === undefined) continue;
     if (!best || at >= best.at) best = { summary: e.raw.summary, at };
   }
-  if (best && best.summary.trim()) return { title: shortenTitle(best.summary), source: 'summary' };
-  const prompt = turns.find((t) => t.prompt)?.prompt;
-  const text = prompt ? promptTitleText(prompt.text) : '';
-  if (text) return { title: shortenTitle(text), source: 'first-prompt' };
-  // Sessions that only ran slash commands (`/init`, `/model`) are named after the first one.
-  for (const t of turns) {
-    for (const m of t.messages) {
-      if (m.kind === 'user' && m.command?.name) return { title: shortenTitle(`${m.command.name} ${m.command.args}`), source: 'first-prompt' };
+  return best?.summary.trim() ? best.summary : undefined;
+}
+
+/** For an excerpt without a prompt: the first assistant text, or the first tool call and what it worked on. */
+function firstReplyTitle(messages: Message[]): string | undefined {
+  for (const m of messages) {
+    if (m.kind !== 'assistant' || m.assistantKind !== 'normal') continue;
+    const text = m.blocks.find((b) => b.type === 'text' && typeof (b as { text?: unknown }).text === 'string' && (b as { text: string }).text.trim());
+    if (text) return promptTitleText((text as { text: string }).text);
+    const call = m.toolCalls[0];
+    if (call) {
+      const i = call.input;
+      const file = [i.file_path, i.path].find((v): v is string => typeof v === 'string' && v.trim() !== '');
+      const what = str(i.description) ?? (file ? file.split(/[\\/]/).pop() : undefined) ?? [i.pattern, i.command, i.url, i.query].map(str).find(Boolean);
+      return what ? `${call.name} ${what}` : call.name;
     }
   }
-  return { title: `Session ${sessionId.slice(0, 8)}`, source: 'fallback' };
+  return undefined;
 }
 
 /** A prompt as one line of plain words: generated tag blocks (`<ide_opened_file>…`) removed, whitespace folded. */
@@ -295,7 +331,7 @@ export function projectNameFromPath(path: string, parts = 2): string {
   return segs.slice(-parts).join('/') || path || 'sessions';
 }
 
-function computeFacts(entries: Entry[], messages: Message[], turns: Turn[], subagents: Subagent[], projectFolder: string): SessionFacts {
+function computeFacts(entries: Entry[], messages: Message[], turns: Turn[], subagents: Subagent[], projectFolder: string, metadata: SessionMetadata): SessionFacts {
   const main = entries.filter((e) => !e.isSidechain);
   const cwd = main.find((e) => typeof e.raw.cwd === 'string' && e.raw.cwd)?.raw.cwd as string | undefined;
   const projectPath = cwd ?? decodeProjectFolder(projectFolder);
@@ -335,6 +371,10 @@ function computeFacts(entries: Entry[], messages: Message[], turns: Turn[], suba
     toolCallCount,
     toolCounts,
     usage: [...usage.values()].map(({ seen: _seen, ...u }) => u).sort((a, b) => a.model.localeCompare(b.model)),
+    pullRequests: metadata.pullRequests,
+    ...(metadata.worktree ? { worktree: metadata.worktree } : {}),
+    ...(metadata.agentName ? { agentName: metadata.agentName } : {}),
+    tags: metadata.tags,
   };
 }
 
@@ -355,16 +395,26 @@ function sumUsage(entries: Entry[]): Map<string, UsageAcc> {
   const acc = new Map<string, UsageAcc>();
   for (const [id, e] of finalById) {
     const m = messageOf(e);
-    addUsage(acc, typeof m?.model === 'string' ? m.model : undefined, m?.usage as AssistantMessage['usage'], id);
+    addUsage(acc, typeof m?.model === 'string' ? m.model : undefined, m?.usage as Usage | undefined, id);
   }
   return acc;
 }
 
-function addUsage(acc: Map<string, UsageAcc>, model: string | undefined, usage: AssistantMessage['usage'], id: string): void {
+/**
+ * Adds one message's usage to its model. A request that fell back to another
+ * model mid-way lists each model's part in `iterations`: then each part counts
+ * for its own model. Thinking tokens are part of the output tokens already.
+ */
+function addUsage(acc: Map<string, UsageAcc>, model: string | undefined, usage: Usage | undefined, id: string): void {
   if (!model || model === '<synthetic>' || !usage) return;
+  const parts = Array.isArray(usage.iterations) ? (usage.iterations as Array<Usage & { model?: unknown }>) : [];
+  if (parts.some((p) => p && typeof p.model === 'string' && p.model !== model)) {
+    parts.forEach((p, i) => p && addUsage(acc, typeof p.model === 'string' ? p.model : model, { ...p, iterations: undefined, speed: usage.speed }, `${id}#${i}`));
+    return;
+  }
   let u = acc.get(model);
   if (!u) {
-    u = { model, messages: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, seen: new Set() };
+    u = { model, messages: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, cacheCreation1hTokens: 0, thinkingTokens: 0, fastMessages: 0, seen: new Set() };
     acc.set(model, u);
   }
   if (u.seen.has(id)) return;
@@ -374,6 +424,13 @@ function addUsage(acc: Map<string, UsageAcc>, model: string | undefined, usage: 
   u.outputTokens += num(usage.output_tokens);
   u.cacheCreationTokens += num(usage.cache_creation_input_tokens);
   u.cacheReadTokens += num(usage.cache_read_input_tokens);
+  u.cacheCreation1hTokens = (u.cacheCreation1hTokens ?? 0) + num(usage.cache_creation?.ephemeral_1h_input_tokens);
+  u.thinkingTokens = (u.thinkingTokens ?? 0) + num(usage.output_tokens_details?.thinking_tokens);
+  if (usage.speed === 'fast') u.fastMessages = (u.fastMessages ?? 0) + 1;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() ? v : undefined;
 }
 
 function num(v: unknown): number {

@@ -1,16 +1,22 @@
 import type { JsonlRecord } from '../jsonl/read-jsonl.js';
-import { ENTRY_TYPES, type AssistantKind, type ContentBlock, type Entry, type EntryType, type Message, type UserKind, type UserMessage } from './types.js';
+import { ENTRY_TYPE_FAMILIES, ENTRY_TYPES, type AssistantKind, type ContentBlock, type Entry, type EntryType, type Message, type UserKind, type UserMessage } from './types.js';
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set<string>(ENTRY_TYPES);
 
 /** Entry types that are turns of the conversation itself. */
 export const CONVERSATION_TYPES: ReadonlySet<EntryType> = new Set<EntryType>(['user', 'assistant']);
 
+/** The model's type for a raw `type` string: itself when listed, its family's (latches, `marble-origami-*`), else `unknown`. */
+export function entryTypeOf(rawType: string): EntryType {
+  if (KNOWN_TYPES.has(rawType)) return rawType as EntryType;
+  return ENTRY_TYPE_FAMILIES.find((f) => f.pattern.test(rawType))?.type ?? 'unknown';
+}
+
 /** Wraps a parsed JSONL record into a typed entry; unknown types are kept, never rejected. */
 export function toEntry(record: JsonlRecord, index: number): Entry {
   const raw = record.value;
   const rawType = typeof raw.type === 'string' ? raw.type : '';
-  const type: EntryType = KNOWN_TYPES.has(rawType) ? (rawType as EntryType) : 'unknown';
+  const type = entryTypeOf(rawType);
   return {
     line: record.line,
     index,
@@ -66,12 +72,20 @@ export function classifyUser(entry: Entry): UserKind {
   if (COMPACT_CONTINUATION.test(text)) return 'compact-summary';
   if (text.startsWith('<local-command-caveat>')) return 'meta';
   if (entry.isMeta) return 'meta';
+  if (isTaskNotification(entry, text)) return 'task-notification';
   if (text.includes('<command-name>')) return 'command';
   if (text.startsWith('<local-command-stdout>') || text.startsWith('<local-command-stderr>')) return 'command-output';
   if (text.startsWith('<bash-input>')) return 'bash-input';
   if (text.startsWith('<bash-stdout>') || text.startsWith('<bash-stderr>')) return 'bash-output';
   if (INTERRUPTION.test(text)) return 'interruption';
   return 'prompt';
+}
+
+/** A background agent's result, injected as a user entry (2.1.x marks its origin; older ones only carry the tag). */
+function isTaskNotification(entry: Entry, text: string): boolean {
+  const origin = entry.raw.origin as { kind?: unknown } | undefined;
+  if (origin && typeof origin === 'object' && origin.kind === 'task-notification') return true;
+  return text.startsWith('<task-notification>');
 }
 
 /** Normal, `<synthetic>` filler, or an API error written as an assistant message. */

@@ -1,5 +1,7 @@
 import type { Diagnostic } from '../diagnostics.js';
+import { attachmentDisposition } from './attachments.js';
 import { classifyAssistant, classifyUser, contentBlocks, messageOf, tagContent, textOf } from './entries.js';
+import { resolvePersistedOutput, type PersistedOutputs } from './persisted-output.js';
 import type {
   AssistantMessage,
   CompactionMessage,
@@ -20,6 +22,16 @@ export interface MessagesResult {
   unpairedToolUses: string[];
   orphanToolResults: string[];
   diagnostics: Diagnostic[];
+  /** Known records read but not shown, by kind (see `Session.hiddenCounts`). */
+  hiddenCounts: Record<string, number>;
+  /** `turn_duration` entries: the duration of the turn that holds `line`. */
+  turnDurations: Array<{ line: number; durationMs: number }>;
+}
+
+/** What a branch's messages may draw on beyond its entries. */
+export interface BuildMessagesOptions {
+  /** Whole outputs of `<persisted-output>` results, by file name (already redacted). */
+  persisted?: PersistedOutputs;
 }
 
 type ToolResultBlock = Extract<ContentBlock, { type: 'tool_result' }>;
@@ -37,6 +49,11 @@ interface Collected {
   pendingCompaction?: CompactionMessage;
   /** The last command, while its output may still arrive in a later entry. */
   lastCommand?: UserMessage;
+  hidden: Record<string, number>;
+  turnDurations: Array<{ line: number; durationMs: number }>;
+  /** uuid of a retracted message → uuid of the entry that retracted it. */
+  retracted: Map<string, string>;
+  options: BuildMessagesOptions;
 }
 
 /**
@@ -45,15 +62,40 @@ interface Collected {
  * results are paired with their calls, a command and its output become one
  * message, and a compaction boundary absorbs the summary that follows it.
  */
-export function buildMessages(entries: Entry[], file: string): MessagesResult {
-  const collected: Collected = { messages: [], byMessageId: new Map(), toolCalls: new Map(), resultEntries: [] };
+export function buildMessages(entries: Entry[], file: string, options: BuildMessagesOptions = {}): MessagesResult {
+  const collected: Collected = {
+    messages: [],
+    byMessageId: new Map(),
+    toolCalls: new Map(),
+    resultEntries: [],
+    hidden: {},
+    turnDurations: [],
+    retracted: new Map(),
+    options,
+  };
   for (const entry of entries) collectEntry(collected, entry);
   const diagnostics: Diagnostic[] = [];
   const orphanToolResults = pairToolResults(collected, file, diagnostics);
   const { messages, toolCalls } = collected;
   const unpairedToolUses = [...toolCalls.values()].filter((call) => !call.result).map((call) => call.id);
+  markRetracted(collected);
   messages.sort((a, b) => a.line - b.line);
-  return { messages, toolCalls, unpairedToolUses, orphanToolResults, diagnostics };
+  return { messages, toolCalls, unpairedToolUses, orphanToolResults, diagnostics, hiddenCounts: collected.hidden, turnDurations: collected.turnDurations };
+}
+
+/** Counts a known record that is deliberately not shown. */
+export function countHidden(hidden: Record<string, number>, kind: string, n = 1): void {
+  hidden[kind] = (hidden[kind] ?? 0) + n;
+}
+
+/** Flags the assistant messages an `api_refusal` or `model_refusal_fallback` took back. */
+function markRetracted(c: Collected): void {
+  if (!c.retracted.size) return;
+  for (const m of c.messages) {
+    if (m.kind !== 'assistant') continue;
+    const by = m.uuids.map((u) => c.retracted.get(u)).find((x) => x);
+    if (by) m.retractedBy = by;
+  }
 }
 
 function entryUuid(entry: Entry): string {
@@ -71,6 +113,12 @@ function collectEntry(c: Collected, entry: Entry): void {
     collectSystem(c, entry);
   } else if (entry.type === 'attachment') {
     collectAttachment(c, entry);
+  } else if (entry.type === 'progress') {
+    const data = entry.raw.data as { type?: unknown } | undefined;
+    // agent_progress entries are rebuilt into subagents by build-session; the rest are live updates.
+    if (data?.type !== 'agent_progress') countHidden(c.hidden, 'progress updates');
+  } else if (entry.type === 'file-history-snapshot') {
+    countHidden(c.hidden, 'file snapshots');
   }
 }
 
@@ -169,6 +217,14 @@ function attachCommandOutput(c: Collected, text: string): boolean {
 
 function collectSystem(c: Collected, entry: Entry): void {
   const subtype = entry.subtype ?? 'info';
+  if (subtype === 'turn_duration') {
+    // The turn's duration belongs on the turn, not in the transcript.
+    if (typeof entry.raw.durationMs === 'number') c.turnDurations.push({ line: entry.line, durationMs: entry.raw.durationMs });
+    return;
+  }
+  if (Array.isArray(entry.raw.retractedMessageUuids)) {
+    for (const u of entry.raw.retractedMessageUuids) if (typeof u === 'string') c.retracted.set(u, entryUuid(entry));
+  }
   if (subtype === 'compact_boundary') {
     c.pendingCompaction = compactionBoundary(entry);
     c.messages.push(c.pendingCompaction);
@@ -199,12 +255,41 @@ function compactionBoundary(entry: Entry): CompactionMessage {
   };
 }
 
-/** A prompt typed while the model was busy, queued for after it. */
+/**
+ * An attachment: shown where it happened, as a marker, as a queued prompt,
+ * or counted as hidden (see `attachmentDisposition`).
+ */
 function collectAttachment(c: Collected, entry: Entry): void {
-  const att = entry.raw.attachment as Record<string, unknown> | undefined;
-  if (att && att.type === 'queued_command' && typeof att.prompt === 'string') {
-    c.messages.push(userMessage(entry, 'queued-prompt', att.prompt));
+  const raw = entry.raw.attachment;
+  const att = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : { type: '' };
+  const d = attachmentDisposition(att);
+  if (d.show === 'hidden') {
+    countHidden(c.hidden, d.hidden);
+  } else if (d.show === 'marker') {
+    c.messages.push({ kind: 'marker', uuid: entryUuid(entry), timestamp: entry.timestamp, markerType: d.markerType, value: d.value, line: entry.line });
+  } else if (d.show === 'queued-prompt') {
+    collectQueuedPrompt(c, entry, att);
+  } else {
+    c.messages.push({ kind: 'attachment', uuid: entryUuid(entry), timestamp: entry.timestamp, attachmentType: String(att.type), raw: att, line: entry.line });
   }
+}
+
+/** A prompt typed while the model was busy, queued for after it: text, or blocks (a pasted image and its text). */
+function collectQueuedPrompt(c: Collected, entry: Entry, att: Record<string, unknown>): void {
+  const prompt = att.prompt;
+  const blocks = Array.isArray(prompt) ? prompt.filter((b): b is ContentBlock => !!b && typeof b === 'object' && typeof (b as { type?: unknown }).type === 'string') : [];
+  const text =
+    typeof prompt === 'string'
+      ? prompt
+      : blocks
+          .filter((b) => b.type === 'text')
+          .map((b) => String((b as { text?: unknown }).text ?? ''))
+          .join('\n\n');
+  if (!text.trim() && !blocks.length) return;
+  const kind = text.trimStart().startsWith('<task-notification>') ? 'task-notification' : 'queued-prompt';
+  const msg = userMessage(entry, kind, text);
+  msg.blocks = blocks.filter((b) => b.type !== 'text');
+  c.messages.push(msg);
 }
 
 /**
@@ -218,7 +303,7 @@ function pairToolResults(c: Collected, file: string, diagnostics: Diagnostic[]):
     for (const block of results) {
       const call = c.toolCalls.get(block.tool_use_id);
       if (call) {
-        if (!call.result) call.result = toolResult(entry, block, results.length);
+        if (!call.result) call.result = toolResult(entry, block, results.length, c.options.persisted);
         continue;
       }
       orphanToolResults.push(block.tool_use_id);
@@ -229,8 +314,8 @@ function pairToolResults(c: Collected, file: string, diagnostics: Diagnostic[]):
   return orphanToolResults;
 }
 
-function toolResult(entry: Entry, block: ToolResultBlock, resultsInEntry: number): ToolResult {
-  return {
+function toolResult(entry: Entry, block: ToolResultBlock, resultsInEntry: number, persisted: PersistedOutputs | undefined): ToolResult {
+  const result: ToolResult = {
     uuid: entryUuid(entry),
     timestamp: entry.timestamp,
     content: block.content ?? '',
@@ -239,6 +324,12 @@ function toolResult(entry: Entry, block: ToolResultBlock, resultsInEntry: number
     // result cannot be told apart, so only a lone result gets it.
     toolUseResult: resultsInEntry === 1 ? entry.raw.toolUseResult : undefined,
   };
+  const whole = persisted ? resolvePersistedOutput(result.content, persisted) : undefined;
+  if (whole) {
+    result.content = whole.content;
+    result.persistedOutput = { file: whole.file, chars: whole.content.length };
+  }
+  return result;
 }
 
 /**

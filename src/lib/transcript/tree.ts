@@ -36,11 +36,12 @@ export interface ActiveBranch {
  *   subtree holds the newest conversation entry is active and the others are
  *   abandoned. Every other fork (parallel tool calls, progress and hook leaves,
  *   a `!bash` aside) is part of the active transcript.
- * - Duplicate uuids, missing parents, missing uuids and cycles give diagnostics.
+ * - Duplicate uuids, missing parents, missing uuids and cycles give diagnostics
+ *   (a parent in `knownElsewhere`, the spawning session of an agent file, is not missing).
  *
  * Iterative throughout: real sessions have chains of tens of thousands of entries.
  */
-export function resolveActiveBranch(entries: Entry[], file: string): ActiveBranch {
+export function resolveActiveBranch(entries: Entry[], file: string, knownElsewhere?: ReadonlySet<string>): ActiveBranch {
   const diagnostics: Diagnostic[] = [];
   const report = (line: number, code: Diagnostic['code'], reason: string) => diagnostics.push({ file, line, code, reason });
 
@@ -73,7 +74,8 @@ export function resolveActiveBranch(entries: Entry[], file: string): ActiveBranc
       node.parent = parent;
       parent.children.push(node);
     } else {
-      if (parentUuid) {
+      // An agent file hangs off the session that spawned it: a parent in that file is not missing.
+      if (parentUuid && !knownElsewhere?.has(parentUuid)) {
         report(node.entry.line, 'missing-parent', `parent ${parentUuid} is not in this file; the entry starts a new root`);
       }
       roots.push(node);

@@ -24,7 +24,34 @@ export const ENTRY_TYPES = [
   'last-prompt',
   'custom-title',
   'ai-title',
+  // 2.1.x metadata lines: read (some shown in the header), never warned about.
+  'agent-name',
+  'agent-color',
+  'agent-setting',
+  'pr-link',
+  'frame-link',
+  'worktree-state',
+  'mode',
+  'tag',
+  'bridge-session',
+  'relocated',
+  'speculation-accept',
+  'attribution-snapshot',
+  'content-replacement',
+  'fork-context-ref',
+  'started',
+  'result',
+  // Families whose members get new names every release (`atis-latch`, `marble-origami-commit`):
+  // an entry whose type matches ENTRY_TYPE_FAMILIES gets the family name as its `type`.
+  'latch',
+  'marble-origami',
 ] as const;
+
+/** Entry type families: a `type` matching the pattern is known, as the family's type. */
+export const ENTRY_TYPE_FAMILIES: ReadonlyArray<{ pattern: RegExp; type: (typeof ENTRY_TYPES)[number] }> = [
+  { pattern: /(^|-)latch$/, type: 'latch' },
+  { pattern: /^marble-origami(-|$)/, type: 'marble-origami' },
+];
 
 /** A known entry type, or `unknown` for one the model has not seen yet. */
 export type EntryType = (typeof ENTRY_TYPES)[number] | 'unknown';
@@ -52,6 +79,14 @@ export interface Usage {
   output_tokens?: number;
   cache_creation_input_tokens?: number;
   cache_read_input_tokens?: number;
+  /** 2.1.x: the cache write split by lifetime (1h writes cost more). */
+  cache_creation?: { ephemeral_5m_input_tokens?: number; ephemeral_1h_input_tokens?: number };
+  /** 2.1.x: thinking tokens, already included in `output_tokens`. */
+  output_tokens_details?: { thinking_tokens?: number };
+  /** 2.1.x: `standard` or `fast`. */
+  speed?: string;
+  /** 2.1.x: per-iteration usage of a multi-iteration request. */
+  iterations?: unknown[];
 }
 
 /** One line of a session file that yielded a JSON object. */
@@ -85,7 +120,9 @@ export type UserKind =
   | 'bash-output'
   | 'compact-summary'
   | 'interruption'
-  | 'queued-prompt';
+  | 'queued-prompt'
+  /** A background agent's result (`<task-notification>…`) injected as a user entry: not typed by a person, no turn of its own. */
+  | 'task-notification';
 
 export type AssistantKind = 'normal' | 'synthetic' | 'api-error';
 
@@ -108,6 +145,8 @@ export interface AssistantMessage {
   /** Tool calls started by this message, in block order. */
   toolCalls: ToolCall[];
   line: number;
+  /** Set when a later `api_refusal` / `model_refusal_fallback` retracted this message (its uuid). */
+  retractedBy?: string;
 }
 
 export interface UserMessage {
@@ -146,9 +185,46 @@ export interface CompactionMessage {
   /** The summary the model continued from. */
   summary: string;
   line: number;
+  /** The compaction agent (`agent-acompact-*.jsonl`) that wrote the summary, if its file exists. */
+  compactionAgent?: Subagent;
 }
 
-export type Message = AssistantMessage | UserMessage | SystemMessage | CompactionMessage;
+/**
+ * A `type: "attachment"` entry shown where it happened (hook results, files,
+ * memory, queued commands...). Kinds a reader does not need (reminders,
+ * listings, budget notes) never become a message; they are counted in
+ * `Session.hiddenCounts` instead.
+ */
+export interface AttachmentMessage {
+  kind: 'attachment';
+  uuid: string;
+  timestamp?: string;
+  /** `attachment.type` as written, e.g. `hook_success`, `file`, `queued_command`. */
+  attachmentType: string;
+  /** The entry's `attachment` object (after redaction). */
+  raw: Record<string, unknown>;
+  line: number;
+}
+
+/** A small marker where a mode changed (mode, permission-mode, plan mode, auto mode). */
+export interface MarkerMessage {
+  kind: 'marker';
+  /** The entry's uuid, or `marker-<line>` for a line that has none (mode lines carry no uuid). */
+  uuid: string;
+  timestamp?: string;
+  markerType: 'mode' | 'permission-mode' | 'plan-mode' | 'auto-mode' | (string & {});
+  /** The new value, e.g. `plan`, `acceptEdits`, `entered`, `exited`. */
+  value: string;
+  line: number;
+}
+
+export type Message =
+  | AssistantMessage
+  | UserMessage
+  | SystemMessage
+  | CompactionMessage
+  | AttachmentMessage
+  | MarkerMessage;
 
 /** A `tool_use` block paired with its result. */
 export interface ToolCall {
@@ -160,6 +236,8 @@ export interface ToolCall {
   result?: ToolResult;
   /** The subagent transcript this call spawned (Task / Agent). */
   subagent?: Subagent;
+  /** For a `Workflow` call: the agents of its run (`subagents/workflows/<runId>/`), in start order. */
+  workflowAgents?: Subagent[];
 }
 
 export interface ToolResult {
@@ -169,6 +247,12 @@ export interface ToolResult {
   isError: boolean;
   /** The entry's `toolUseResult`: structured output, e.g. `structuredPatch`, `stdout`. */
   toolUseResult?: unknown;
+  /**
+   * Set when the result was a `<persisted-output>` preview and the whole
+   * output was read from `<session-id>/tool-results/<id>.txt`: `content`
+   * then holds the whole output (redacted) and this names the file.
+   */
+  persistedOutput?: { file: string; chars: number };
 }
 
 /** A human prompt and every message that answers it, until the next prompt. */
@@ -177,6 +261,8 @@ export interface Turn {
   index: number;
   prompt?: UserMessage;
   messages: Message[];
+  /** From the turn's `system` `turn_duration` entry. */
+  durationMs?: number;
 }
 
 export interface Subagent {
@@ -187,6 +273,19 @@ export interface Subagent {
   messages: Message[];
   turns: Turn[];
   stats: { durationMs?: number; totalTokens?: number; toolUseCount: number };
+  /** Where it came from (always set by the model; optional only for hand-built test values): its own file, rebuilt from `agent_progress` entries, or inline sidechain entries. */
+  source?: 'file' | 'progress' | 'sidechain';
+  /** From the `agent-<id>.meta.json` sidecar or the call's input (`subagent_type`). */
+  agentType?: string;
+  description?: string;
+  /** Spawned with `run_in_background`; its result arrives as a `<task-notification>`. */
+  background?: boolean;
+  /** Nesting depth (`spawnDepth` of the sidecar): 1 = spawned by the session. */
+  depth?: number;
+  /** Set for a workflow run's agents (`subagents/workflows/<runId>/`). */
+  workflowRunId?: string;
+  /** How the subagent was linked to its call. */
+  linkedBy?: 'sidecar' | 'tool-use-result' | 'result-text' | 'prompt' | 'progress';
 }
 
 /** A branch the user rewound away from; shown apart, never in the active transcript. */
@@ -203,8 +302,15 @@ export interface ModelUsage {
   messages: number;
   inputTokens: number;
   outputTokens: number;
+  /** All cache writes (5m + 1h). */
   cacheCreationTokens: number;
   cacheReadTokens: number;
+  /** The part of `cacheCreationTokens` written with a 1h lifetime (priced higher). */
+  cacheCreation1hTokens?: number;
+  /** The part of `outputTokens` spent thinking. */
+  thinkingTokens?: number;
+  /** Messages answered in `fast` mode. */
+  fastMessages?: number;
 }
 
 export interface SessionFacts {
@@ -223,6 +329,14 @@ export interface SessionFacts {
   toolCallCount: number;
   toolCounts: Record<string, number>;
   usage: ModelUsage[];
+  /** From `pr-link` lines: last line wins per PR, in the order first seen. */
+  pullRequests: Array<{ number: number; url: string; repository?: string }>;
+  /** From the last `worktree-state` line. */
+  worktree?: { path?: string; branch?: string };
+  /** From the last `agent-name` line. */
+  agentName?: string;
+  /** From `tag` lines, in order first seen. */
+  tags: string[];
 }
 
 export interface Session {
@@ -232,7 +346,7 @@ export interface Session {
   /** Encoded project folder name as on disk. */
   projectFolder: string;
   title: string;
-  titleSource: 'custom-title' | 'ai-title' | 'summary' | 'first-prompt' | 'fallback';
+  titleSource: 'custom-title' | 'ai-title' | 'summary' | 'first-prompt' | 'first-command' | 'first-reply' | 'fallback';
   /** The active transcript in reading order. */
   messages: Message[];
   turns: Turn[];
@@ -242,5 +356,11 @@ export interface Session {
   unpairedToolUses: string[];
   orphanToolResults: string[];
   entryCounts: Record<string, number>;
+  /**
+   * Known records read but deliberately not shown, by kind (e.g.
+   * `hook results`, `mode changes`, `reminders`): counted for the build
+   * summary, never warned about.
+   */
+  hiddenCounts: Record<string, number>;
   diagnostics: Diagnostic[];
 }

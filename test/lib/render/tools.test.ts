@@ -11,6 +11,7 @@ import { parseNumberedLines } from '../../../src/lib/render/tools/files.js';
 import type { ToolCall } from '../../../src/lib/transcript/types.js';
 import { callsOf, firstCall, tur } from '../../helpers/corpus-calls.js';
 import { parse } from './dom.js';
+import { expectInert } from './xss-check.js';
 import { corpusRoot, loadSessions, testContext, type Assets } from '../../helpers/render.js';
 import { toolCall, withCall } from './make.js';
 
@@ -374,5 +375,273 @@ describe('shared behaviour', () => {
     for (const name of ['Bash', 'Read', 'Write', 'Edit', 'MultiEdit', 'Grep', 'Glob', 'LS', 'TodoWrite', 'Task', 'Agent', 'WebFetch', 'WebSearch', 'AskUserQuestion', 'ExitPlanMode', 'NotebookEdit', 'Skill', 'SlashCommand', 'BashOutput', 'KillShell', 'TaskCreate', 'TaskUpdate', 'TaskList', 'mcp__a__b']) {
       expect(rendererFor(name), name).not.toBe(generic);
     }
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Issue 11: the tools of Claude Code 2.1.x. Real calls where the corpus has
+// them; otherwise the call shapes the peers document (claude-code-log's models,
+// Claude Code's tool schemas). Each says what happened in words: no raw tags,
+// no JSON dumps.
+
+/** No JSON dump (a highlighted JSON block, or `{"` in the text) and no raw result tags. */
+function expectNoRawDump(el: Element): void {
+  expect(el.querySelector('pre[data-lang="json"]'), 'JSON block').toBeNull();
+  expect(text(el), 'raw JSON').not.toMatch(/\{\s*"/);
+  expect(text(el), 'raw tags').not.toMatch(/<\/?(task_id|status|retrieval_status|task_type|output|usage)>/);
+}
+
+describe('issue 11 tools from the corpus', () => {
+  it('TaskOutput of a real timed-out poll names the task, its state and that it is still running', () => {
+    const call = firstCall('TaskOutput', (c) => tur(c)?.retrieval_status === 'timeout');
+    const el = render(call);
+    expect(text(el)).toContain(call.input.task_id as string);
+    expect(text(el.querySelector('.tool-head'))).toContain(tur(call).task.status);
+    expect(text(el.querySelector('.tool-output'))).toContain(tur(call).task.description);
+    expect(text(el.querySelector('.tool-output'))).toContain('shell command');
+    expect(text(el.querySelector('.tool-output'))).toContain('Still running');
+    expectNoRawDump(el);
+  });
+
+  it('TaskOutput of a real failed poll shows the error without the error tag', () => {
+    const call = firstCall('TaskOutput', (c) => !!c.result?.isError);
+    const el = render(call);
+    expect(el.classList.contains('is-error')).toBe(true);
+    expect(text(el.querySelector('.tool-error'))).toContain(call.input.task_id as string);
+    expect(el.innerHTML).not.toContain('tool_use_error');
+  });
+
+  it('TaskList of a real board shows each task with its status, from the structured result or the text', () => {
+    const call = firstCall('TaskList', (c) => Array.isArray(tur(c)?.tasks));
+    const tasks = tur(call).tasks as Array<{ id: string; subject: string; status: string }>;
+    for (const c of [call, { ...call, result: { ...call.result!, toolUseResult: undefined } }]) {
+      const el = render(c);
+      const items = el.querySelectorAll('.todos li');
+      expect(items.length).toBe(tasks.length);
+      expect(text(items[0])).toContain(`#${tasks[0].id} ${tasks[0].subject}`);
+      expect(items[0].className).toContain(`todo-${tasks[0].status.replace('_', '-')}`);
+    }
+  });
+
+  it('ToolSearch of a real call names the tools it loaded', () => {
+    const call = firstCall('ToolSearch', (c) => Array.isArray(tur(c)?.matches) && tur(c).matches.length > 1);
+    const el = render(call);
+    const loaded = [...el.querySelectorAll('.tool-output code')].map((c) => c.textContent);
+    expect(loaded).toEqual(tur(call).matches);
+    expect(text(el.querySelector('.tool-output'))).toContain(`of ${tur(call).total_deferred_tools} deferred tools`);
+    
+    // The same from the tool_reference blocks alone.
+    const bare = render({ ...call, result: { ...call.result!, toolUseResult: undefined } });
+    expect([...bare.querySelectorAll('.tool-output code')].map((c) => c.textContent)).toEqual(tur(call).matches);
+  });
+
+  it('SendMessage of a real call shows the recipient, the summary, the message as text, and delivery', () => {
+    const call = firstCall('SendMessage', (c) => typeof c.input.message === 'string' && tur(c)?.success === true);
+    const el = render(call);
+    expect(text(el)).toContain(`to ${call.input.to}`);
+    expect(text(el.querySelector('.tool-input'))).toContain(call.input.summary as string);
+    const firstLine = String(call.input.message).split('\n').find((l) => l.trim())!;
+    expect(text(el.querySelector('.tool-input'))).toContain(squash(firstLine).slice(0, 20));
+    expect(text(el.querySelector('.tool-output')).trim()).toBe(tur(call).message);
+    expectNoRawDump(el);
+  });
+
+  it('Agent of a real teammate spawn shows its name, isolation and worktree like a Task, without the footer', () => {
+    const call = firstCall('Agent', (c) => c.input.isolation === 'worktree' && !!c.result);
+    const el = render(call);
+    expect(text(el)).toContain(call.input.description as string);
+    expect(text(el.querySelector('.badge-agent'))).toBe(call.input.subagent_type);
+    const input = text(el.querySelector('.tool-input'));
+    expect(input).toContain(`Name ${call.input.name}`);
+    expect(input).toContain('Isolation worktree');
+    expect(input).toMatch(/Worktree \S+agent-\w+ on worktree-agent-\w+/);
+    expect(text(el.querySelector('.agent-result'))).not.toContain('agentId:');
+    expect(el.querySelector('.agent-result')?.innerHTML).not.toContain('&lt;usage');
+    expect(rendererFor('Agent')).toBe(rendererFor('Task'));
+  });
+
+  it('Agent shows team, mode and background, and labels the subagent by its type and description', () => {
+    const call = toolCall('Agent', { description: 'Write tests', prompt: 'Go', subagent_type: 'general-purpose', team_name: 'crew', name: 'dana', mode: 'acceptEdits', run_in_background: true }, { content: 'Async agent launched' });
+    call.subagent = { agentId: 'a1', prompt: 'Go', messages: [], turns: [], stats: { toolUseCount: 0 }, agentType: 'test-writer', description: 'Write the unit tests' };
+    const el = render(call);
+    expect(text(el)).toContain('Write the unit tests');
+    expect(text(el.querySelector('.badge-agent'))).toBe('test-writer');
+    expect(text(el.querySelector('.tool-head'))).toContain('background');
+    const input = text(el.querySelector('.tool-input'));
+    for (const s of ['Team crew', 'Mode acceptEdits', 'Name dana']) expect(input).toContain(s);
+  });
+});
+
+describe('issue 11 tools from documented shapes', () => {
+  it('TaskOutput parses the tagged result text when there is no structured result', () => {
+    const el = render(toolCall('TaskOutput', { task_id: 'b12', block: true, timeout: 30000 }, { content: '<retrieval_status>success</retrieval_status>\n\n<task_id>b12</task_id>\n\n<task_type>local_bash</task_type>\n\n<status>completed</status>\n\n<exit_code>0</exit_code>\n\n<output>\nall 42 tests passed\n</output>' }));
+    expect(text(el)).toContain('b12 · wait up to 30.0 s');
+    expect(text(el.querySelector('.tool-head .badge-ok'))).toBe('completed');
+    expect(text(el.querySelector('.tool-output'))).toContain('all 42 tests passed');
+    expect(text(el.querySelector('.tool-output'))).toContain('Exit code 0');
+    expectNoRawDump(el);
+  });
+
+  it('TaskStop says which task stopped', () => {
+    const el = render(toolCall('TaskStop', { task_id: 'b12' }, { content: '{"message":"Successfully stopped task: b12 (npm run dev)","task_id":"b12"}', toolUseResult: { message: 'Successfully stopped task: b12 (npm run dev)', task_id: 'b12', command: 'npm run dev' } }));
+    expect(text(el)).toContain('b12 · npm run dev');
+    expect(text(el.querySelector('.tool-output'))).toBe('Successfully stopped task: b12 (npm run dev)');
+    expectNoRawDump(el);
+  });
+
+  it('TaskGet shows the task, its status, owner and dependencies', () => {
+    const el = render(toolCall('TaskGet', { taskId: '3' }, { content: 'Task #3: Merge branches\nStatus: pending', toolUseResult: { task: { id: '3', subject: 'Merge branches', description: 'Octopus-merge **all** branches', status: 'pending', owner: 'carol', blocks: [], blockedBy: ['1', '2'] } } }));
+    expect(text(el)).toContain('#3');
+    const out = text(el.querySelector('.tool-output'));
+    for (const s of ['Merge branches', 'Pending', 'Owner carol', 'Blocked by #1, #2']) expect(out).toContain(s);
+    expect(el.querySelector('.tool-output strong')?.textContent).toBe('all');
+  });
+
+  it('EnterPlanMode says plan mode began, not the instructions the model got', () => {
+    const el = render(toolCall('EnterPlanMode', {}, { content: 'Entered plan mode. You should now focus on exploring the codebase and designing an implementation approach.\n\nIn plan mode, you should:\n1. Thoroughly explore' }));
+    expect(text(el.querySelector('.tool-output'))).toContain('switched to plan mode');
+    expect(text(el)).not.toContain('Thoroughly explore');
+  });
+
+  it('EnterWorktree and ExitWorktree show the worktree, the branch and what was done with it', () => {
+    const enter = render(toolCall('EnterWorktree', { name: 'fix-login' }, { content: 'Created worktree at /repo/.claude/worktrees/fix-login on branch worktree-fix-login.', toolUseResult: { worktreePath: '/repo/.claude/worktrees/fix-login', worktreeBranch: 'worktree-fix-login', message: 'Created worktree' } }));
+    expect(text(enter)).toContain('fix-login');
+    expect(text(enter.querySelector('.tool-output'))).toContain('Worktree /repo/.claude/worktrees/fix-login');
+    expect(text(enter.querySelector('.tool-output'))).toContain('Branch worktree-fix-login');
+    const exit = render(toolCall('ExitWorktree', { action: 'remove', discard_changes: true }, { content: 'Removed worktree', toolUseResult: { action: 'remove', originalCwd: '/repo', worktreePath: '/repo/.claude/worktrees/fix-login', worktreeBranch: 'worktree-fix-login', message: 'Removed worktree and branch worktree-fix-login.' } }));
+    expect(text(exit.querySelector('.tool-head'))).toContain('remove');
+    expect(text(exit.querySelector('.tool-head'))).toContain('discard changes');
+    expect(text(exit.querySelector('.tool-output'))).toContain('Removed worktree and branch worktree-fix-login.');
+    expect(text(exit.querySelector('.tool-output'))).toContain('Back in /repo');
+    expectNoRawDump(enter);
+    expectNoRawDump(exit);
+  });
+
+  it('Monitor shows the watched command, its timeout and the task carrying its events', () => {
+    const el = render(toolCall('Monitor', { description: 'CI checks', command: 'gh pr checks --watch', timeout_ms: 600000, persistent: true }, { content: 'Monitor started (task m7, timeout 600000ms). You will be notified on each event. Keep working — do not poll or sleep.' }));
+    expect(text(el)).toContain('CI checks');
+    expect(el.querySelector('.tool-input pre[data-lang="shellscript"]')?.textContent).toContain('gh pr checks --watch');
+    expect(text(el.querySelector('.tool-input'))).toContain('Timeout 10 min 0 s');
+    expect(text(el.querySelector('.tool-head'))).toContain('persistent');
+    expect(text(el.querySelector('.tool-output'))).toContain('Watching as task m7');
+    expect(text(el.querySelector('.tool-output'))).not.toContain('do not poll');
+  });
+
+  it('ScheduleWakeup says when Claude comes back, why, and with which prompt', () => {
+    const el = render(toolCall('ScheduleWakeup', { delaySeconds: 270, reason: 'wait for the deploy', prompt: '/loop check the deploy' }, { content: 'Next wakeup scheduled for 14:05:00 (in 270s).' }));
+    expect(text(el)).toContain('in 4 min 30 s');
+    expect(text(el.querySelector('.tool-input'))).toContain('Reason wait for the deploy');
+    expect(text(el.querySelector('.tool-input'))).toContain('/loop check the deploy');
+    expect(text(el.querySelector('.tool-output'))).toContain('Next wakeup scheduled for 14:05:00');
+  });
+
+  it('CronCreate, CronList and CronDelete show the schedule, the jobs and the job cancelled', () => {
+    const create = render(toolCall('CronCreate', { cron: '*/5 * * * *', prompt: 'check the build', recurring: true, durable: true }, { content: 'Scheduled cron job c1a2 (Every 5 minutes). It will fire until deleted.' }));
+    expect(text(create)).toContain('*/5 * * * *');
+    expect(text(create.querySelector('.tool-head'))).toMatch(/recurring.*durable/);
+    expect(text(create.querySelector('.tool-input'))).toContain('check the build');
+    expect(text(create.querySelector('.tool-output'))).toContain('Scheduled as job c1a2');
+    const list = render(toolCall('CronList', {}, { content: 'c1a2 — Every 5 minutes (recurring) [session]: check the build\nd3e4 — Daily at 8:57 (recurring) [durable]: summarise PRs' }));
+    const rows = list.querySelectorAll('.job-list li');
+    expect(rows.length).toBe(2);
+    expect(rows[1].querySelector('code')?.textContent).toBe('d3e4');
+    expect(text(rows[1])).toContain('Daily at 8:57');
+    const del = render(toolCall('CronDelete', { id: 'c1a2' }, { content: 'Cancelled job c1a2.' }));
+    expect(text(del)).toContain('c1a2');
+    expect(text(del.querySelector('.tool-output'))).toBe('Cancelled job c1a2.');
+  });
+
+  it('SendMessage with a structured message shows its kind and fields in words', () => {
+    const el = render(toolCall('SendMessage', { to: 'bob', message: { type: 'shutdown_request', reason: 'all tasks done' } }, { content: '{"success":true,"message":"Shutdown request sent to bob"}' }));
+    expect(text(el.querySelector('.tool-head'))).toContain('shutdown request');
+    expect(text(el.querySelector('.tool-input'))).toContain('reason all tasks done');
+    expect(text(el.querySelector('.tool-output'))).toBe('Shutdown request sent to bob');
+    expectNoRawDump(el);
+  });
+
+  it('TeamCreate and TeamDelete show the team, its lead, and whether it was removed', () => {
+    const create = render(toolCall('TeamCreate', { team_name: 'research', description: 'Three researchers', agent_type: 'team-lead' }, { content: '{"team_name":"research","team_file_path":"/home/u/.claude/teams/research.json","lead_agent_id":"team-lead@research"}' }));
+    expect(text(create)).toContain('research');
+    expect(text(create.querySelector('.tool-input'))).toContain('Purpose Three researchers');
+    expect(text(create.querySelector('.tool-output'))).toContain('Lead agent team-lead@research');
+    const del = render(toolCall('TeamDelete', {}, { content: '{"success":false,"message":"Cannot cleanup team with 2 active member(s): alice, bob","team_name":"research"}' }));
+    expect(text(del.querySelector('.tool-head'))).toContain('not deleted');
+    expect(text(del.querySelector('.tool-output'))).toContain('2 active member(s): alice, bob');
+    expectNoRawDump(create);
+    expectNoRawDump(del);
+  });
+
+  it('LSP names the operation and the position, and shows the answer', () => {
+    const el = render(toolCall('LSP', { operation: 'findReferences', filePath: '/repo/src/app.ts', line: 12, character: 5 }, { content: 'Found 3 references:\n/repo/src/app.ts:12:5\n/repo/src/b.ts:4:1\n/repo/src/c.ts:9:2' }));
+    expect(text(el)).toContain('Find references /repo/src/app.ts:12:5');
+    expect(text(el.querySelector('.tool-output'))).toContain('/repo/src/b.ts:4:1');
+  });
+
+  it('Workflow shows the name and purpose from the script meta, the script collapsed, and the task id', () => {
+    const script = "export const meta = {\n  name: 'triage',\n  description: 'Sort open issues',\n  phases: [{ title: 'Map' }],\n}\nexport default async function run(ctx) {}\n";
+    const el = render(toolCall('Workflow', { script, args: { repo: 'org/app', limit: 20 } }, { content: 'Workflow launched in the background. Task ID: wf42' }));
+    expect(text(el)).toContain('triage');
+    expect(text(el.querySelector('.tool-input'))).toContain('Purpose Sort open issues');
+    expect(text(el.querySelector('.tool-input'))).toContain('repo org/app');
+    expect(el.querySelector('details.workflow-script pre[data-lang="javascript"], details.workflow-script pre')).not.toBeNull();
+    expect(el.querySelector('details.workflow-script')?.hasAttribute('open')).toBe(false);
+    expect(text(el.querySelector('.tool-output'))).toContain('task wf42');
+  });
+
+  it('ListMcpResourcesTool and ReadMcpResourceTool list resources and show a resource text, not JSON', () => {
+    const resources = [
+      { uri: 'file:///docs/a.md', name: 'Guide', mimeType: 'text/markdown', server: 'docs' },
+      { uri: 'db://tables/users', name: 'users', server: 'db', description: 'User table' },
+    ];
+    const list = render(toolCall('ListMcpResourcesTool', {}, { content: JSON.stringify(resources), toolUseResult: resources }));
+    const rows = list.querySelectorAll('.resource-list li');
+    expect(rows.length).toBe(2);
+    expect(text(rows[1])).toContain('users db://tables/users · db — User table');
+    const read = render(toolCall('ReadMcpResourceTool', { server: 'docs', uri: 'file:///docs/a.md' }, { content: '{"contents":[{"uri":"file:///docs/a.md","mimeType":"text/plain","text":"Hello from the guide"}]}' }));
+    expect(text(read)).toContain('file:///docs/a.md');
+    expect(text(read.querySelector('.tool-input'))).toContain('Server docs');
+    expect(text(read.querySelector('.tool-output'))).toContain('Hello from the guide');
+    expectNoRawDump(list);
+    expectNoRawDump(read);
+  });
+
+  it('dispatches every issue 11 tool to its own renderer, never the JSON fallback', () => {
+    const generic = rendererFor('SomethingNew');
+    const names = ['TaskOutput', 'TaskGet', 'TaskStop', 'TaskList', 'EnterPlanMode', 'EnterWorktree', 'ExitWorktree', 'Monitor', 'ScheduleWakeup', 'CronCreate', 'CronList', 'CronDelete', 'SendMessage', 'TeamCreate', 'TeamDelete', 'ToolSearch', 'LSP', 'Workflow', 'ListMcpResourcesTool', 'ReadMcpResourceTool', 'Agent'];
+    for (const name of names) expect(rendererFor(name), name).not.toBe(generic);
+  });
+});
+
+describe('issue 11 tools: payloads in every new field are inert', () => {
+  it('renders no executable markup from any field', () => {
+    const at = (name: string, input: (p: string) => Record<string, unknown>, result: (p: string) => { content: string; toolUseResult?: unknown; isError?: boolean }): [string, (p: string) => string] => [
+      name,
+      (p) => renderMessage(withCall(toolCall(name, input(p), result(p))), ctx),
+    ];
+    expectInert([
+      at('TaskOutput', (p) => ({ task_id: p }), (p) => ({ content: p, toolUseResult: { retrieval_status: p, task: { task_id: p, task_type: p, status: p, description: p, output: p } } })),
+      at('TaskOutput', (p) => ({ task_id: p }), (p) => ({ content: `<task_id>${p}</task_id><status>${p}</status><output>${p}</output>` })),
+      at('TaskStop', (p) => ({ task_id: p }), (p) => ({ content: p, toolUseResult: { message: p, command: p } })),
+      at('TaskGet', (p) => ({ taskId: p }), (p) => ({ content: p, toolUseResult: { task: { subject: p, description: p, status: p, owner: p, blockedBy: [p] } } })),
+      at('TaskList', () => ({}), (p) => ({ content: `#1 [pending] ${p}` })),
+      at('EnterWorktree', (p) => ({ name: p }), (p) => ({ content: p, toolUseResult: { worktreePath: p, worktreeBranch: p } })),
+      at('ExitWorktree', (p) => ({ action: p }), (p) => ({ content: p, toolUseResult: { message: p, originalCwd: p, worktreeBranch: p } })),
+      at('Monitor', (p) => ({ description: p, command: p }), (p) => ({ content: `Monitor started (task ${p})` })),
+      at('ScheduleWakeup', (p) => ({ delaySeconds: 60, reason: p, prompt: p }), (p) => ({ content: p })),
+      at('CronCreate', (p) => ({ cron: p, prompt: p }), (p) => ({ content: `Scheduled cron job ${p}`, toolUseResult: { id: p, humanSchedule: p } })),
+      at('CronList', () => ({}), (p) => ({ content: `abc — ${p}` })),
+      at('CronDelete', (p) => ({ id: p }), (p) => ({ content: p })),
+      at('SendMessage', (p) => ({ to: p, summary: p, message: p }), (p) => ({ content: JSON.stringify({ success: true, message: p }) })),
+      at('SendMessage', (p) => ({ recipient: p, message: { type: p, reason: p } }), (p) => ({ content: p })),
+      at('TeamCreate', (p) => ({ team_name: p, description: p, agent_type: p }), (p) => ({ content: JSON.stringify({ lead_agent_id: p, team_file_path: p }) })),
+      at('TeamDelete', () => ({}), (p) => ({ content: JSON.stringify({ success: false, message: p }) })),
+      at('ToolSearch', (p) => ({ query: p }), (p) => ({ content: p, toolUseResult: { matches: [p], query: p } })),
+      at('LSP', (p) => ({ operation: p, filePath: p, line: 1 }), (p) => ({ content: p })),
+      at('Workflow', (p) => ({ script: `export const meta = {\n  name: '${p}',\n}\n${p}`, scriptPath: p, args: { a: p } }), (p) => ({ content: `Task ID: ${p}` })),
+      at('ListMcpResourcesTool', (p) => ({ server: p }), (p) => ({ content: JSON.stringify([{ uri: p, name: p, server: p, description: p }]) })),
+      at('ReadMcpResourceTool', (p) => ({ server: p, uri: p }), (p) => ({ content: JSON.stringify({ contents: [{ uri: p, mimeType: 'text/plain', text: p }] }) })),
+      at('Agent', (p) => ({ description: p, subagent_type: p, team_name: p, name: p, mode: p, isolation: p, prompt: p }), (p) => ({ content: `${p}\nagentId: a1 (use SendMessage with to: 'a1')\nworktreePath: ${p}` })),
+      at('EnterPlanMode', () => ({}), (p) => ({ content: p, isError: true })),
+    ]);
   });
 });

@@ -3,45 +3,64 @@ import { formatCount, formatDuration } from '../../format.js';
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
-import { errorBlock, field, markdownBlock, num, resultText, str, structured, toolFrame } from './common.js';
+import { badgeHtml, errorBlock, field, markdownBlock, num, pathHtml, resultText, str, structured, toolFrame } from './common.js';
 
 /** How deep subagent transcripts nest before we stop (guards against cycles in bad data). */
 const MAX_DEPTH = 4;
 
-/** Task / Agent: description, type, prompt (collapsible markdown), nested transcript, stats, result. */
+/** Duration, tokens and tool calls of a subagent, from its transcript or the structured result. */
+function agentStats(call: ToolCall): string[] {
+  const s = structured(call);
+  const sub = call.subagent;
+  const footer = agentFooter(call.result ? resultText(call.result) : '');
+  const durationMs = sub?.stats.durationMs ?? num(s?.totalDurationMs) ?? footer.durationMs;
+  const totalTokens = sub?.stats.totalTokens ?? num(s?.totalTokens) ?? footer.totalTokens;
+  const toolUseCount = sub?.stats.toolUseCount ?? num(s?.totalToolUseCount) ?? footer.toolUses;
+  return [
+    formatDuration(durationMs),
+    totalTokens !== undefined ? `${formatCount(totalTokens)} tokens` : undefined,
+    toolUseCount !== undefined ? `${formatCount(toolUseCount)} tool call${toolUseCount === 1 ? '' : 's'}` : undefined,
+  ].filter((x): x is string => !!x);
+}
+
+/**
+ * The nested transcript of the subagent a call spawned (`data-subagent`), or
+ * its stats alone when no transcript was found. Shared by Task/Agent and Workflow.
+ */
+export function subagentTranscript(call: ToolCall, ctx: RenderContext): SafeHtml {
+  const sub = call.subagent;
+  const statParts = agentStats(call);
+  if (sub && sub.messages.length) {
+    const key = sub.agentId ?? call.id;
+    const body = ctx.depth >= MAX_DEPTH ? html`<p class="no-output">(nested too deep to show)</p>` : ctx.renderMessages(sub.messages);
+    const rebuilt = sub.source === 'progress' ? ' · rebuilt from progress entries' : '';
+    // Named by its agent, in the summary and in a label that stays in view while reading inside it.
+    const name = [sub.agentType ?? str(call.input.subagent_type), sub.description ?? str(call.input.description)].filter(Boolean).join(': ') || 'Subagent';
+    const count = `${formatCount(sub.messages.length)} message${sub.messages.length === 1 ? '' : 's'}`;
+    return html`<details class="subagent" data-subagent="${key}"><summary data-pagefind-ignore>Transcript · ${count}${statParts.length ? ` · ${statParts.join(' · ')}` : ''}${rebuilt}</summary><div class="subagent-body"><div class="subagent-label" data-pagefind-ignore>Subagent · ${name}</div>${body}</div></details>`;
+  }
+  return statParts.length ? html`<p class="agent-stats">${statParts.join(' · ')}</p>` : html``;
+}
+
+/** Task / Agent: description, type, team and isolation, prompt (collapsible markdown), nested transcript, stats, result. */
 export function renderAgent(call: ToolCall, ctx: RenderContext): SafeHtml {
   const i = call.input;
   const s = structured(call);
   const sub = call.subagent;
-  const description = str(i.description);
-  const type = str(i.subagent_type) ?? str(s?.agentType);
+  // The label a reader knows the agent by: its type and what it was asked to do.
+  const description = sub?.description ?? str(i.description);
+  const type = sub?.agentType ?? str(i.subagent_type) ?? str(s?.agentType);
   const prompt = str(i.prompt) ?? sub?.prompt ?? '';
-  const badges = html`${type ? html` <span class="badge badge-agent">${type}</span>` : ''}${i.run_in_background === true ? html` <span class="badge">background</span>` : ''}`;
+  const background = i.run_in_background === true || sub?.background === true;
+  const badges = html`${type ? html` <span class="badge badge-agent">${type}</span>` : ''}${background ? badgeHtml('background') : ''}${sub?.workflowRunId ? badgeHtml('workflow') : ''}`;
 
-  const stats = {
-    durationMs: sub?.stats.durationMs ?? num(s?.totalDurationMs),
-    totalTokens: sub?.stats.totalTokens ?? num(s?.totalTokens),
-    toolUseCount: sub?.stats.toolUseCount ?? num(s?.totalToolUseCount),
-  };
-  const statParts = [
-    formatDuration(stats.durationMs),
-    stats.totalTokens !== undefined ? `${formatCount(stats.totalTokens)} tokens` : undefined,
-    stats.toolUseCount !== undefined ? `${formatCount(stats.toolUseCount)} tool call${stats.toolUseCount === 1 ? '' : 's'}` : undefined,
-  ].filter((x): x is string => !!x);
-
+  const footer = agentFooter(call.result ? resultText(call.result) : '');
   const promptHtml = prompt
     ? html`<details class="agent-prompt"><summary>Prompt · ${formatCount(prompt.length)} chars</summary>${markdownBlock(prompt, ctx)}</details>`
     : html``;
-  const input = html`${field('Name', str(i.name))}${field('Model', str(i.model))}${field('Isolation', str(i.isolation))}${promptHtml}`;
-
-  let transcript = html``;
-  if (sub && sub.messages.length) {
-    const key = sub.agentId ?? call.id;
-    const body = ctx.depth >= MAX_DEPTH ? html`<p class="no-output">(nested too deep to show)</p>` : ctx.renderMessages(sub.messages);
-    transcript = html`<details class="subagent" data-subagent="${key}"><summary>Subagent transcript · ${formatCount(sub.messages.length)} messages${statParts.length ? ` · ${statParts.join(' · ')}` : ''}</summary><div class="subagent-body">${body}</div></details>`;
-  } else if (statParts.length) {
-    transcript = html`<p class="agent-stats">${statParts.join(' · ')}</p>`;
-  }
+  const worktree = str(s?.worktreePath) ?? footer.worktreePath;
+  const branch = str(s?.worktreeBranch) ?? footer.worktreeBranch;
+  const input = html`${field('Name', str(i.name))}${field('Team', str(i.team_name))}${field('Mode', str(i.mode))}${field('Model', str(i.model))}${field('Isolation', str(i.isolation))}${field('Worktree', worktree ? html`${pathHtml(worktree)}${branch ? html` on <code>${branch}</code>` : ''}` : undefined)}${field('Resumes', str(i.resume))}${promptHtml}`;
 
   const r = call.result;
   let output = html``;
@@ -49,10 +68,37 @@ export function renderAgent(call: ToolCall, ctx: RenderContext): SafeHtml {
     const text = resultText(r);
     output = r.isError ? errorBlock(text) : text.trim() ? html`<div class="agent-result"><div class="agent-result-label">Result</div>${markdownBlock(stripAgentFooter(text), ctx)}</div>` : html``;
   }
-  return toolFrame(call, ctx, { summary: description, badges, input: html`${input}${transcript}`, output });
+  return toolFrame(call, ctx, { summary: description, badges, input: html`${input}${subagentTranscript(call, ctx)}`, output });
 }
 
-/** Newer versions append the agent id and usage to the result text; the stats already say it. */
+interface AgentFooter {
+  worktreePath?: string;
+  worktreeBranch?: string;
+  totalTokens?: number;
+  toolUses?: number;
+  durationMs?: number;
+}
+
+const FOOTER_START = /(?:^|\n+)agentId: [\w-]+ \(use SendMessage[\s\S]*$/;
+
+/** The facts newer versions append to the result text (`agentId:`, `worktreePath:`, `<usage>`). */
+function agentFooter(text: string): AgentFooter {
+  const tail = FOOTER_START.exec(text)?.[0] ?? /<usage>[\s\S]*<\/usage>\s*$/.exec(text)?.[0] ?? '';
+  if (!tail) return {};
+  const n = (key: string) => {
+    const m = new RegExp(`\\b${key}:\\s*(\\d+)`).exec(tail);
+    return m ? Number(m[1]) : undefined;
+  };
+  return {
+    worktreePath: /\bworktreePath:\s*(\S+)/.exec(tail)?.[1],
+    worktreeBranch: /\bworktreeBranch:\s*(\S+)/.exec(tail)?.[1],
+    totalTokens: n('total_tokens'),
+    toolUses: n('tool_uses'),
+    durationMs: n('duration_ms'),
+  };
+}
+
+/** Newer versions append the agent id, worktree and usage to the result text; the stats already say it. */
 function stripAgentFooter(text: string): string {
-  return text.replace(/(?:^|\n+)agentId: [\w-]+ \(use SendMessage[\s\S]*$/, '').trimEnd();
+  return text.replace(FOOTER_START, '').replace(/\n*<usage>[\s\S]*<\/usage>\s*$/, '').trimEnd();
 }

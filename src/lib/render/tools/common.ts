@@ -7,6 +7,7 @@ import type { ContentBlock, ToolCall, ToolResult } from '../../transcript/types.
 import { COLLAPSE_LINES, type RenderContext } from '../context.js';
 import { highlightCode, highlightTerminal, stripAnsi } from '../highlight.js';
 import { markdownToUnsanitizedHtml } from '../markdown.js';
+import { summarizeToolCall } from '../tool-summary.js';
 import { escapeHtml, html, joinHtml, SafeHtml, sanitized, trustedHtml, type HtmlValue } from '../sanitize.js';
 
 /** A string field of a loosely typed object, or undefined. */
@@ -57,27 +58,58 @@ export function lineCount(text: string): number {
 
 /**
  * Wraps content in a `<details>` when it has more than `COLLAPSE_LINES` lines,
- * with a summary saying how many. Works without JavaScript.
+ * with a summary saying how many. Works without JavaScript. For text blocks,
+ * `previewBlock` (first lines shown, the rest behind "show more") reads better.
  */
 export function collapsible(content: SafeHtml, lines: number, label: string, opts: { open?: boolean; threshold?: number } = {}): SafeHtml {
   if (lines <= (opts.threshold ?? COLLAPSE_LINES)) return content;
-  return html`<details class="long"${opts.open ? trustedHtml(' open') : ''}><summary>${label} · ${formatCount(lines)} lines</summary>${content}</details>`;
+  return html`<details class="long"${opts.open ? trustedHtml(' open') : ''}><summary data-pagefind-ignore>${label} · ${formatCount(lines)} lines</summary>${content}</details>`;
 }
 
-/** Highlighted code, collapsed when long. */
+/** Lines of a long block shown before its "show more". */
+export const PREVIEW_LINES = 10;
+
+/** Index of the `n`-th newline of a text (0-based n), or -1. */
+function nthNewline(text: string, n: number): number {
+  let i = -1;
+  for (let k = 0; k <= n; k++) {
+    i = text.indexOf('\n', i + 1);
+    if (i === -1) return -1;
+  }
+  return i;
+}
+
+/**
+ * A long block as a preview: its first `PREVIEW_LINES` lines, faded at the
+ * bottom, then the rest in a `<details class="more">` whose summary says how
+ * many lines it holds. Plain HTML, so it works without JavaScript, and a search
+ * landing opens it like any collapsed section. `render` draws a part of the text,
+ * given the 0-based number of its first line (for line numbers).
+ */
+export function previewBlock(text: string, lines: number, render: (part: string, firstLine: number) => SafeHtml, threshold = COLLAPSE_LINES): SafeHtml {
+  if (lines <= threshold) return render(text, 0);
+  const cut = nthNewline(text, PREVIEW_LINES - 1);
+  if (cut === -1) return render(text, 0);
+  const rest = text.slice(cut + 1).replace(/\n$/, '');
+  const more = lines - PREVIEW_LINES;
+  return html`<div class="preview">${render(text.slice(0, cut), 0)}<details class="more"><summary data-pagefind-ignore>Show ${formatCount(more)} more line${more === 1 ? '' : 's'}</summary>${render(rest, PREVIEW_LINES)}</details></div>`;
+}
+
+/** Highlighted code, previewed when long. */
 export function codeBlock(text: string, lang: string | undefined, opts: { label?: string; startLine?: number; lineNumbers?: boolean; className?: string } = {}): SafeHtml {
-  const block = highlightCode(text, { lang, startLine: opts.startLine, lineNumbers: opts.lineNumbers, className: opts.className });
-  return collapsible(block, lineCount(text), opts.label ?? 'Show all');
+  const start = opts.startLine ?? 1;
+  return previewBlock(text, lineCount(text), (part, first) => highlightCode(part, { lang, startLine: start + first, lineNumbers: opts.lineNumbers, className: opts.className }));
 }
 
-/** Terminal output (ANSI colours rendered), collapsed when long. */
-export function terminalBlock(text: string, label = 'Output', className = 'terminal'): SafeHtml {
-  return collapsible(highlightTerminal(text, className), lineCount(stripAnsi(text)), label);
+/** Terminal output (ANSI colours rendered), previewed when long. */
+export function terminalBlock(text: string, _label = 'Output', className = 'terminal'): SafeHtml {
+  const clean = text.replace(/\n+$/, '');
+  return previewBlock(clean, lineCount(stripAnsi(clean)), (part) => highlightTerminal(part, className));
 }
 
-/** Plain text output, collapsed when long. */
-export function textBlock(text: string, label = 'Output'): SafeHtml {
-  return collapsible(highlightCode(text, { className: 'plain' }), lineCount(text), label);
+/** Plain text output, previewed when long. */
+export function textBlock(text: string, _label = 'Output'): SafeHtml {
+  return previewBlock(text, lineCount(text), (part) => highlightCode(part, { className: 'plain' }));
 }
 
 /** Formatted JSON, highlighted. */
@@ -173,16 +205,18 @@ export function linkHtml(url: string, text?: string): SafeHtml {
 }
 
 export interface FrameParts {
-  /** Short text after the tool name (a path, a command description). */
+  /** Short text shown in the expanded call when it says more than the row's key argument (a command's description). */
   summary?: HtmlValue;
   /** Input section. */
   input?: HtmlValue;
   /** Output section; when omitted, the result text is shown as plain text. */
   output?: HtmlValue;
-  /** Extra badges in the header. */
+  /** Extra badges in the row. */
   badges?: HtmlValue;
   /** Extra class on the frame. */
   className?: string;
+  /** Expanded when the page opens (default: edits, plans and questions, whose content is the point). */
+  open?: boolean;
 }
 
 /** Tool names made into class-safe slugs. */
@@ -190,25 +224,45 @@ export function toolSlug(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'tool';
 }
 
+/** Calls shown expanded: what they did is the point of reading them. */
+const OPEN_TOOLS = new Set(['Edit', 'MultiEdit', 'ExitPlanMode', 'AskUserQuestion']);
+
+/** The text of trusted markup, roughly: tags dropped, the escapes `escapeHtml` makes undone. */
+function markupText(markup: string): string {
+  return markup
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 /**
- * The frame of every tool call: header with name, summary and status; input;
- * output. Carries `data-tool-use-id` and `data-tool` (the HTML contract), and
- * the search weights: input 2, output 0.5 (or ignored unless `indexToolOutput`).
+ * The frame of every tool call: a `<details>` whose summary is one row (tool,
+ * key argument, outcome; from `summarizeToolCall`), expanding in place to the
+ * input and output. Carries `data-tool-use-id` and `data-tool` (the HTML
+ * contract), and the search weights: input 2, output 0.5 (or ignored unless
+ * `indexToolOutput`). Labels of the row are kept out of search excerpts.
  */
 export function toolFrame(call: ToolCall, ctx: RenderContext, parts: FrameParts): SafeHtml {
   const result = call.result;
   const isError = result?.isError === true;
+  const row = summarizeToolCall(call);
   const classes = ['tool', `tool-${toolSlug(call.name)}`, parts.className, isError ? 'is-error' : '', !result ? 'no-result' : ''].filter(Boolean).join(' ');
-  const status = isError
-    ? html`<span class="badge badge-error">Error</span>`
-    : !result
-      ? html`<span class="badge badge-pending" title="No result was recorded for this call">No result</span>`
-      : html``;
   const output = joinHtml([parts.output !== undefined ? parts.output : defaultOutput(call, ctx)]);
   const input = joinHtml([parts.input]);
   const summary = joinHtml([parts.summary]);
+  const summaryText = summary.value ? markupText(summary.value) : '';
+  const note = summaryText && !(row.target ?? '').includes(summaryText) ? html`<p class="tool-summary">${summary}</p>` : html``;
   const outAttrs = ctx.indexToolOutput ? trustedHtml(' data-pagefind-weight="0.5"') : trustedHtml(' data-pagefind-ignore');
-  return html`<section class="${classes}" data-tool-use-id="${call.id}" data-tool="${call.name}"><header class="tool-head"><span class="tool-name">${call.name}</span>${summary.value ? html` <span class="tool-summary">${summary}</span>` : ''}${parts.badges ?? ''}${status}</header>${input.value ? html`<div class="tool-input" data-pagefind-weight="2">${input}</div>` : ''}${output.value ? html`<div class="tool-output"${outAttrs}>${output}</div>` : ''}</section>`;
+  const body = html`${note}${input.value ? html`<div class="tool-input" data-pagefind-weight="2">${input}</div>` : ''}${output.value ? html`<div class="tool-output"${outAttrs}>${output}</div>` : ''}`;
+  const head = html`<span class="tool-name" data-pagefind-ignore>${row.tool}</span>${row.target ? html` <span class="tool-target">${row.target}</span>` : ''}${parts.badges ?? ''}${row.outcome ? html` <span class="tool-outcome" data-pagefind-ignore>${row.outcome}</span>` : ''}`;
+  if (!body.value) return html`<div class="${classes}" data-tool-use-id="${call.id}" data-tool="${call.name}"><div class="tool-head">${head}</div></div>`;
+  const open = (parts.open ?? OPEN_TOOLS.has(call.name)) ? trustedHtml(' open') : '';
+  return html`<details class="${classes}" data-tool-use-id="${call.id}" data-tool="${call.name}"${open}><summary class="tool-head">${head}</summary><div class="tool-body">${body}</div></details>`;
 }
 
 /** Result text as plain text plus any images; errors get their own class. */
@@ -225,7 +279,8 @@ export function defaultOutput(call: ToolCall, ctx: RenderContext): SafeHtml {
 /** An error result: its text, with the `<tool_use_error>` wrapper removed. */
 export function errorBlock(text: string): SafeHtml {
   const clean = text.replace(/^\s*<tool_use_error>([\s\S]*?)<\/tool_use_error>\s*$/, '$1');
-  return html`<div class="tool-error">${collapsible(highlightCode(stripAnsi(clean), { className: 'plain error-text' }), lineCount(clean), 'Error')}</div>`;
+  const plain = stripAnsi(clean);
+  return html`<div class="tool-error">${previewBlock(plain, lineCount(plain), (part) => highlightCode(part, { className: 'plain error-text' }))}</div>`;
 }
 
 /** Drops the `<system-reminder>` blocks Claude Code appends to results: they are not output. */
@@ -238,4 +293,55 @@ export function field(label: string, value: HtmlValue): SafeHtml {
   if (value === undefined || value === null || value === '' || value === false) return html``;
   if (value instanceof SafeHtml && value.value === '') return html``;
   return html`<div class="field"><span class="field-label">${label}</span> <span class="field-value">${value}</span></div>`;
+}
+
+// ---------------------------------------------------------------------------
+// Helpers for the newer tools (issue 11): results that arrive as tagged text or JSON text.
+
+/** The text inside `<tag>…</tag>` in a result (first one; tolerates a missing close), trimmed. */
+export function taggedValue(text: string, tag: string): string | undefined {
+  const open = `<${tag}>`;
+  const start = text.indexOf(open);
+  if (start === -1) return undefined;
+  const end = text.indexOf(`</${tag}>`, start + open.length);
+  return text.slice(start + open.length, end === -1 ? undefined : end).trim();
+}
+
+/** A result's text parsed as a JSON object (tools that answer in JSON text), or undefined. */
+export function jsonObjectOf(text: string): Record<string, unknown> | undefined {
+  const t = text.trim();
+  if (!t.startsWith('{')) return undefined;
+  try {
+    return obj(JSON.parse(t));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The structured result, else the result text parsed as a JSON object. */
+export function structuredOrJson(call: ToolCall): Record<string, unknown> | undefined {
+  return structured(call) ?? (call.result && !call.result.isError ? jsonObjectOf(resultText(call.result)) : undefined);
+}
+
+/** A small status badge; `tone` picks its colour class. */
+export function badgeHtml(label: string | undefined, tone: 'ok' | 'warn' | 'error' | 'plain' = 'plain'): SafeHtml {
+  if (!label) return html``;
+  return html` <span class="badge${tone === 'plain' ? '' : ` badge-${tone}`}">${label}</span>`;
+}
+
+/** A one-line note in a tool's output (what happened, in words). */
+export function noteHtml(text: HtmlValue): SafeHtml {
+  return html`<p class="tool-message">${text}</p>`;
+}
+
+/** Text shown as markdown, collapsed when long (messages, prompts, answers). */
+export function longMarkdown(text: string, ctx: Pick<RenderContext, 'finalSanitize'>, label: string): SafeHtml {
+  return collapsible(markdownBlock(text, ctx), lineCount(text), label);
+}
+
+/** An error result when there is one, else the given output. */
+export function orError(call: ToolCall, output: () => HtmlValue): SafeHtml {
+  const r = call.result;
+  if (r?.isError) return errorBlock(resultText(r));
+  return joinHtml([output()]);
 }

@@ -1,11 +1,11 @@
 /** Read, Write, Edit, MultiEdit and NotebookEdit. */
 import { formatCount } from '../../format.js';
-import { structuredPatch } from 'diff';
+import { diffWordsWithSpace, structuredPatch, type Change } from 'diff';
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
-import { highlightCode, languageForPath } from '../highlight.js';
-import { html, joinHtml, type SafeHtml } from '../sanitize.js';
-import { cleanResultText, collapsible, codeBlock, errorBlock, field, imageFromBase64, lineCount, num, obj, pathHtml, renderImages, resultText, str, structured, toolFrame } from './common.js';
+import { highlightCode, highlightLines, languageForPath } from '../highlight.js';
+import { escapeHtml, html, joinHtml, trustedHtml, type SafeHtml } from '../sanitize.js';
+import { cleanResultText, codeBlock, previewBlock, errorBlock, field, imageFromBase64, lineCount, num, obj, pathHtml, renderImages, resultText, str, structured, toolFrame } from './common.js';
 
 /** A file path from the input or the structured result. */
 function filePath(call: ToolCall): string | undefined {
@@ -67,8 +67,7 @@ export function renderRead(call: ToolCall, ctx: RenderContext): SafeHtml {
       const text = resultText(result);
       const parsed = parseNumberedLines(text);
       if (parsed) {
-        const block = highlightCode(parsed.code, { lang, lineLabel: (i) => parsed.numbers[i] });
-        output = collapsible(block, parsed.numbers.length, 'Show file');
+        output = previewBlock(parsed.code, parsed.numbers.length, (part, first) => highlightCode(part, { lang, lineLabel: (i) => parsed.numbers[first + i] }));
       }
       // else: the default output (plain text) is right, e.g. "File does not exist."
     }
@@ -136,43 +135,131 @@ export function computeHunks(oldText: string, newText: string): Hunk[] {
   }
 }
 
+interface DiffRow {
+  kind: 'add' | 'del' | 'ctx';
+  /** Line number: the new file's for added and context lines, the old file's for removed ones. */
+  ln: number;
+  text: string;
+  /** Line markup (trusted): syntax tokens, or escaped text with the changed words in `<mark>`. */
+  markup: string;
+}
+
+/** Diff rows above which the rest of a diff waits behind "show more". */
+const DIFF_COLLAPSE_ROWS = 60;
+/** Rows shown of a longer diff. */
+const DIFF_PREVIEW_ROWS = 40;
+/** Word-diffing is quadratic in the worst case: runs longer than this are only marked by line. */
+const WORD_DIFF_MAX_CHARS = 6000;
+
+/** The rows of one hunk, numbered, with their syntax-highlighted markup. */
+function hunkRows(h: Hunk, lang: string): DiffRow[] {
+  const rows: DiffRow[] = [];
+  let o = h.oldStart;
+  let n = h.newStart;
+  for (const line of h.lines) {
+    const sign = line[0];
+    if (sign === '\\') continue; // "\ No newline at end of file"
+    const text = sign === '+' || sign === '-' || sign === ' ' ? line.slice(1) : line;
+    if (sign === '+') rows.push({ kind: 'add', ln: n++, text, markup: '' });
+    else if (sign === '-') rows.push({ kind: 'del', ln: o++, text, markup: '' });
+    else {
+      rows.push({ kind: 'ctx', ln: n++, text, markup: '' });
+      o++;
+    }
+  }
+  const lines = highlightLines(rows.map((r) => r.text).join('\n'), { lang }).value.split('\n');
+  rows.forEach((r, i) => (r.markup = lines[i] ?? ''));
+  markChangedWords(rows);
+  return rows;
+}
+
 /**
- * Renders hunks as a diff: each hunk highlighted in the file's language (so code
- * tokens keep their colours), each line classed add/del/ctx with its line number.
+ * Marks the words that changed between each run of removed lines and the run of
+ * added lines right after it, so the reader sees the change inside a line. Runs
+ * that share too little are left as whole-line changes: marking everything says
+ * nothing. Marked lines are shown as plain text with `<mark>`s (no syntax colours).
+ */
+export function markChangedWords(rows: DiffRow[]): void {
+  for (let i = 0; i < rows.length; ) {
+    if (rows[i].kind !== 'del') {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < rows.length && rows[j].kind === 'del') j++;
+    let k = j;
+    while (k < rows.length && rows[k].kind === 'add') k++;
+    if (k > j) markRunPair(rows.slice(i, j), rows.slice(j, k));
+    i = k;
+  }
+}
+
+function markRunPair(dels: DiffRow[], adds: DiffRow[]): void {
+  const oldText = dels.map((r) => r.text).join('\n');
+  const newText = adds.map((r) => r.text).join('\n');
+  if (oldText.length > WORD_DIFF_MAX_CHARS || newText.length > WORD_DIFF_MAX_CHARS) return;
+  let parts: Change[];
+  try {
+    parts = diffWordsWithSpace(oldText, newText);
+  } catch {
+    return;
+  }
+  const same = parts.filter((p) => !p.added && !p.removed).reduce((a, p) => a + p.value.replace(/\s/g, '').length, 0);
+  const longest = Math.max(oldText.replace(/\s/g, '').length, newText.replace(/\s/g, '').length);
+  if (!longest || same / longest < 0.4) return;
+  applyMarks(dels, parts.filter((p) => !p.added));
+  applyMarks(adds, parts.filter((p) => !p.removed));
+}
+
+/** Writes the markup of a run of lines from diff parts: changed parts in `<mark>`, split at newlines. */
+function applyMarks(rows: DiffRow[], parts: Change[]): void {
+  const lines: string[] = [''];
+  for (const p of parts) {
+    const changed = p.added || p.removed;
+    p.value.split('\n').forEach((piece, idx) => {
+      if (idx > 0) lines.push('');
+      if (!piece) return;
+      const text = escapeHtml(piece);
+      lines[lines.length - 1] += changed && piece.trim() ? `<mark class="wd">${text}</mark>` : text;
+    });
+  }
+  rows.forEach((r, i) => (r.markup = lines[i] ?? escapeHtml(r.text)));
+}
+
+function rowsHtml(rows: DiffRow[]): string {
+  return rows.map((r) => `<span class="line ${r.kind}" data-ln="${r.ln}">${r.markup}</span>`).join('\n');
+}
+
+function diffPre(rows: DiffRow[], lang: string): SafeHtml {
+  return trustedHtml(`<pre class="code diff" data-lang="${escapeHtml(lang)}" tabindex="0"><code>${rowsHtml(rows)}</code></pre>`);
+}
+
+/**
+ * Renders hunks as a diff: each line classed add/del/ctx with its line number,
+ * context in the file's syntax colours, and the changed words of a changed line
+ * marked. A long diff shows its first rows and the rest behind "show more".
  */
 export function renderHunks(hunks: Hunk[], lang: string): SafeHtml {
-  const blocks: SafeHtml[] = [];
-  let total = 0;
-  for (const h of hunks) {
-    const kinds: string[] = [];
-    const labels: Array<number | undefined> = [];
-    const code: string[] = [];
-    let o = h.oldStart;
-    let n = h.newStart;
-    for (const line of h.lines) {
-      const sign = line[0];
-      if (sign === '\\') continue; // "\ No newline at end of file"
-      if (sign === '+') {
-        kinds.push('add');
-        labels.push(n++);
-      } else if (sign === '-') {
-        kinds.push('del');
-        labels.push(o++);
-      } else {
-        kinds.push('ctx');
-        labels.push(n++);
-        o++;
-      }
-      code.push(sign === '+' || sign === '-' || sign === ' ' ? line.slice(1) : line);
-    }
-    total += code.length;
-    const header = `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`;
-    blocks.push(
-      html`<div class="hunk"><div class="hunk-head">${header}</div>${highlightCode(code.join('\n'), { lang, className: 'diff', lineClass: (i) => kinds[i], lineLabel: (i) => labels[i] })}</div>`,
-    );
+  const all = hunks.map((h) => ({ h, rows: hunkRows(h, lang) }));
+  const total = all.reduce((a, x) => a + x.rows.length, 0);
+  if (!all.length) return html`<p class="no-output">(no changes)</p>`;
+  const budget = total > DIFF_COLLAPSE_ROWS ? DIFF_PREVIEW_ROWS : Infinity;
+  const shown: SafeHtml[] = [];
+  const hidden: SafeHtml[] = [];
+  let used = 0;
+  for (const { h, rows } of all) {
+    const header = html`<div class="hunk-head" data-pagefind-ignore>@@ -${String(h.oldStart)},${String(h.oldLines)} +${String(h.newStart)},${String(h.newLines)} @@</div>`;
+    const room = Math.max(0, budget - used);
+    if (room >= rows.length) shown.push(html`<div class="hunk">${header}${diffPre(rows, lang)}</div>`);
+    else if (room > 0) {
+      shown.push(html`<div class="hunk">${header}${diffPre(rows.slice(0, room), lang)}</div>`);
+      hidden.push(html`<div class="hunk">${diffPre(rows.slice(room), lang)}</div>`);
+    } else hidden.push(html`<div class="hunk">${header}${diffPre(rows, lang)}</div>`);
+    used += rows.length;
   }
-  if (!blocks.length) return html`<p class="no-output">(no changes)</p>`;
-  return collapsible(html`<div class="diff-view">${blocks}</div>`, total, 'Show diff');
+  if (!hidden.length) return html`<div class="diff-view">${shown}</div>`;
+  const more = total - DIFF_PREVIEW_ROWS;
+  return html`<div class="diff-view preview">${shown}<details class="more"><summary data-pagefind-ignore>Show ${formatCount(more)} more line${more === 1 ? '' : 's'}</summary>${hidden}</details></div>`;
 }
 
 /** Edit: a diff from `structuredPatch` when recorded, else computed from old/new strings. */

@@ -2,7 +2,7 @@
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
-import { errorBlock, field, obj, resultText, str, structured, toolFrame } from './common.js';
+import { errorBlock, field, markdownBlock, obj, resultText, str, structured, textBlock, toolFrame } from './common.js';
 
 const STATUS_LABEL: Record<string, string> = { pending: 'Pending', in_progress: 'In progress', completed: 'Completed', deleted: 'Deleted' };
 const STATUS_ICON: Record<string, string> = { pending: '○', in_progress: '◐', completed: '✓', deleted: '✕' };
@@ -63,13 +63,43 @@ export function renderTaskUpdate(call: ToolCall, ctx: RenderContext): SafeHtml {
   return toolFrame(call, ctx, { summary: `#${str(i.taskId) ?? String(i.taskId ?? '')}`, input: html`${fields}`, badges });
 }
 
+/** Tasks of a TaskList result: structured `tasks`, else `#1 [status] subject (owner)` lines of the text. */
+function boardOf(call: ToolCall): Todo[] | undefined {
+  const tasks = structured(call)?.tasks;
+  if (Array.isArray(tasks)) {
+    return tasks
+      .map(obj)
+      .filter((t): t is Record<string, unknown> => !!t)
+      .map((t) => ({ content: `#${str(t.id) ?? '?'} ${str(t.subject) ?? ''}${str(t.owner) ? ` (${str(t.owner)})` : ''}`, status: str(t.status) ?? 'pending' }));
+  }
+  const text = call.result && !call.result.isError ? resultText(call.result).trim() : '';
+  if (!text) return undefined;
+  const rows = text.split('\n').filter((l) => l.trim()).map((l) => /^#(\S+)\s+\[([\w-]+)\]\s+(.*)$/.exec(l.trim()));
+  if (!rows.every(Boolean)) return undefined;
+  return rows.map((m) => ({ content: `#${m![1]} ${m![3]}`, status: m![2] }));
+}
+
 /** TaskList: the board as a checklist. */
 export function renderTaskList(call: ToolCall, ctx: RenderContext): SafeHtml {
-  const tasks = structured(call)?.tasks;
-  if (!Array.isArray(tasks)) return toolFrame(call, ctx, {});
-  const list = tasks
-    .map(obj)
-    .filter((t): t is Record<string, unknown> => !!t)
-    .map((t) => ({ content: `#${str(t.id) ?? '?'} ${str(t.subject) ?? ''}${str(t.owner) ? ` (${str(t.owner)})` : ''}`, status: str(t.status) ?? 'pending' }));
+  const list = boardOf(call);
+  if (!list) return toolFrame(call, ctx, {});
   return toolFrame(call, ctx, { output: todoList(list) });
+}
+
+/** TaskGet: one task of the board, with its status, owner and dependencies. */
+export function renderTaskGet(call: ToolCall, ctx: RenderContext): SafeHtml {
+  const id = str(call.input.taskId) ?? str(call.input.task_id) ?? '';
+  const task = obj(structured(call)?.task);
+  const r = call.result;
+  let output = html``;
+  if (r?.isError) output = errorBlock(resultText(r));
+  else if (task) {
+    const status = str(task.status);
+    const list = (v: unknown) => (Array.isArray(v) && v.length ? v.map((x) => `#${String(x)}`).join(', ') : undefined);
+    output = html`<p class="task-subject">${str(task.subject) ?? ''}${status ? html` <span class="todo-status">${STATUS_LABEL[status] ?? status}</span>` : ''}</p>${field('Owner', str(task.owner))}${field('Blocked by', list(task.blockedBy))}${field('Blocks', list(task.blocks))}${str(task.description) ? markdownBlock(str(task.description) as string, ctx) : ''}`;
+  } else if (r && resultText(r).trim()) {
+    const text = resultText(r).trim();
+    output = text.includes('\n') ? textBlock(text, 'Task') : html`<p class="tool-message">${text}</p>`;
+  }
+  return toolFrame(call, ctx, { summary: `#${id}`, output });
 }

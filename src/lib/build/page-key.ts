@@ -1,0 +1,64 @@
+/**
+ * Keys for Astro's incremental static builds (`experimental.incrementalBuild`).
+ *
+ * Astro copies a page from its previous build when the page's module graph
+ * (templates, components, CSS, client scripts, the virtual config module) is
+ * unchanged AND the `cacheKey` returned with it from `getStaticPaths()` is the
+ * same. The module graph is Astro's to hash; the key must cover every piece of
+ * DATA the page shows. For a session page that is:
+ * - the whole stored entry (its digest covers the session's files, the settings
+ *   and the render code; hashing the data itself also covers any field another
+ *   page section adds to the entry later),
+ * - the page number,
+ * - the chrome drawn from other entries: the previous and next session links,
+ * - the site config (title, base, search settings) as the page sees it.
+ * Whatever else a session page starts to show from outside its own entry must
+ * be added to `sessionPageKey`, or a rebuild would serve it stale.
+ */
+import { createHash } from 'node:crypto';
+
+/** Bumped when the meaning of the key changes, so older cached pages are not reused. */
+const PAGE_KEY_VERSION = 1;
+
+/** A short hex digest of a JSON value (key order as given: callers pass values built the same way every time). */
+export function jsonDigest(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value) ?? 'undefined').digest('hex').slice(0, 32);
+}
+
+/** The link to another session a page shows: its slug and title. */
+export interface NeighbourLink {
+  slug: string;
+  title: string;
+}
+
+/**
+ * The cache key of one page of a session.
+ *
+ * @param entryDigest `jsonDigest(entry.data)`, computed once per session
+ * @param page 1-based page number
+ * @param chrome what the page shows from outside its entry
+ * @param siteDigest `jsonDigest` of the site config and base, computed once per build
+ */
+export function sessionPageKey(entryDigest: string, page: number, chrome: { older?: NeighbourLink; newer?: NeighbourLink }, siteDigest: string): string {
+  const link = (n?: NeighbourLink) => (n ? [n.slug, n.title] : null);
+  return jsonDigest([PAGE_KEY_VERSION, entryDigest, page, link(chrome.older), link(chrome.newer), siteDigest]);
+}
+
+/**
+ * Previous (older) and next (newer) session of the same project for every
+ * entry, from one list sorted newest first (as `sortSessions` gives it): one
+ * pass, where asking `neighbours()` per session costs a filter and a sort each.
+ */
+export function neighbourIndex<T extends { data: { slug: string; projectSlug: string } }>(sortedNewestFirst: readonly T[]): Map<string, { older?: T; newer?: T }> {
+  const byProject = new Map<string, T[]>();
+  for (const e of sortedNewestFirst) {
+    const list = byProject.get(e.data.projectSlug) ?? [];
+    list.push(e);
+    byProject.set(e.data.projectSlug, list);
+  }
+  const out = new Map<string, { older?: T; newer?: T }>();
+  for (const list of byProject.values()) {
+    list.forEach((e, i) => out.set(e.data.slug, { newer: list[i - 1], older: list[i + 1] }));
+  }
+  return out;
+}

@@ -1,0 +1,51 @@
+/** Workflow: a dynamic workflow run (a JavaScript orchestrator that fans out into agents). */
+import type { ToolCall } from '../../transcript/types.js';
+import type { RenderContext } from '../context.js';
+import { html, type SafeHtml } from '../sanitize.js';
+import { subagentTranscript } from './agent.js';
+import { codeBlock, field, noteHtml, obj, orError, pathHtml, resultText, str, structured, toolFrame } from './common.js';
+
+/** `name` and `description` from the script's `export const meta = {…}` block, when written plainly. */
+export function workflowMeta(script: string): { name?: string; description?: string } {
+  const meta = /export\s+const\s+meta\s*=\s*\{([\s\S]*?)\n\}/.exec(script)?.[1] ?? '';
+  const pick = (key: string) => new RegExp(`\\b${key}\\s*:\\s*(['"\`])((?:\\\\.|(?!\\1).)*)\\1`).exec(meta)?.[2];
+  return { name: pick('name'), description: pick('description') };
+}
+
+/** Arguments as fields when they are a flat object; otherwise as one line of code. */
+function argsHtml(args: unknown): SafeHtml {
+  if (args === undefined || args === null) return html``;
+  if (typeof args === 'string') return field('Arguments', args);
+  const o = obj(args);
+  if (o && Object.values(o).every((v) => ['string', 'number', 'boolean'].includes(typeof v))) {
+    return html`${Object.entries(o).map(([k, v]) => field(k, String(v)))}`;
+  }
+  let text: string;
+  try {
+    text = JSON.stringify(args);
+  } catch {
+    text = String(args);
+  }
+  return field('Arguments', html`<code>${text.length > 400 ? `${text.slice(0, 400)}…` : text}</code>`);
+}
+
+/** Workflow: its name and purpose, the script (collapsed), the run's task id, and its agents when linked. */
+export function renderWorkflow(call: ToolCall, ctx: RenderContext): SafeHtml {
+  const i = call.input;
+  const script = str(i.script);
+  const meta = script ? workflowMeta(script) : {};
+  const name = str(i.name) ?? meta.name;
+  const scriptHtml = script ? html`<details class="workflow-script"><summary>Orchestrator script</summary>${codeBlock(script, 'javascript', { label: 'Script' })}</details>` : '';
+  const input = html`${field('Purpose', meta.description)}${field('Script', pathHtml(str(i.scriptPath)))}${field('Resumes run', str(i.resumeFromRunId))}${argsHtml(i.args)}${scriptHtml}${subagentTranscript(call, ctx)}`;
+  const output = orError(call, () => {
+    if (!call.result) return '';
+    const s = structured(call);
+    const text = resultText(call.result);
+    const taskId = str(s?.taskId) ?? /Task ID:\s*([\w-]+)/i.exec(text)?.[1];
+    const runId = str(s?.runId);
+    const status = str(s?.status);
+    if (taskId || runId) return noteHtml(html`${status ? `${status} · ` : 'Launched · '}task <code>${taskId ?? ''}</code>${runId ? html` · run <code>${runId}</code>` : ''}`);
+    return text.trim() ? noteHtml(text.trim().split('\n')[0]) : '';
+  });
+  return toolFrame(call, ctx, { summary: name, input, output });
+}

@@ -1,0 +1,101 @@
+/**
+ * What the model does with each `type: "attachment"` entry of 2.1.x. The
+ * kinds were read off real records and the peers' parsers; Claude Code adds
+ * new ones every few releases, so anything not listed is hidden and counted
+ * under its own name (never warned about, never dropped silently).
+ */
+
+/** How an attachment reaches the reader. */
+export type AttachmentDisposition =
+  /** An `AttachmentMessage` where it happened (hook results with something to say, files, memory). */
+  | { show: 'message' }
+  /** A `MarkerMessage` (plan mode, auto mode, effort changes). */
+  | { show: 'marker'; markerType: string; value: string }
+  /** A queued prompt (`queued_command`). */
+  | { show: 'queued-prompt' }
+  /** Not shown; counted under `hidden` in the build summary. */
+  | { show: 'hidden'; hidden: string };
+
+/** Hook outcomes: shown compactly where they happened when they say something. */
+const HOOK_KINDS = new Set([
+  'hook_success',
+  'hook_non_blocking_error',
+  'hook_blocking_error',
+  'hook_error_during_execution',
+  'hook_cancelled',
+  'hook_stopped_continuation',
+  'hook_additional_context',
+  'hook_permission_decision',
+  'hook_system_message',
+]);
+
+/** Files, edits and memory the model was given: collapsible context. */
+const CONTEXT_KINDS = new Set([
+  'file',
+  'edited_text_file',
+  'edited_image_file',
+  'nested_memory',
+  'compact_file_reference',
+  'directory',
+  'pdf_reference',
+  'selected_lines_in_ide',
+  'opened_file_in_ide',
+  'invoked_skills',
+  'task_status',
+  'diagnostics',
+]);
+
+/** Mode switches written as attachments: `[markerType, value]`. */
+const MARKER_KINDS: Record<string, [string, string]> = {
+  plan_mode: ['plan-mode', 'entered'],
+  plan_mode_reentry: ['plan-mode', 're-entered'],
+  plan_mode_exit: ['plan-mode', 'exited'],
+  auto_mode: ['auto-mode', 'on'],
+  auto_mode_exit: ['auto-mode', 'off'],
+  ultra_effort_enter: ['effort', 'ultra'],
+  ultra_effort_exit: ['effort', 'normal'],
+};
+
+/** Reminders, listings and budget notes Claude Code feeds the model: nothing a reader needs. */
+const HIDDEN_KINDS: Record<string, string> = {
+  task_reminder: 'reminders',
+  todo_reminder: 'reminders',
+  total_tokens_reminder: 'reminders',
+  batching_reminder_sent: 'reminders',
+  silent_turn_reminder: 'reminders',
+  critical_system_reminder: 'reminders',
+  date_change: 'reminders',
+  read_truncation_notice: 'reminders',
+  output_style: 'reminders',
+  skill_listing: 'listings',
+  agent_listing_delta: 'listings',
+  deferred_tools_delta: 'listings',
+  mcp_instructions_delta: 'listings',
+  command_permissions: 'listings',
+  dynamic_skill: 'listings',
+  budget_usd: 'budget notes',
+  token_usage: 'budget notes',
+};
+
+/**
+ * Decides how an attachment is shown. A hook that succeeded without output
+ * is noise in a transcript (most sessions run several per turn), so it is
+ * counted, not shown.
+ */
+export function attachmentDisposition(att: Record<string, unknown>): AttachmentDisposition {
+  const type = typeof att.type === 'string' ? att.type : '';
+  if (type === 'queued_command') return { show: 'queued-prompt' };
+  const marker = MARKER_KINDS[type];
+  if (marker) return { show: 'marker', markerType: marker[0], value: marker[1] };
+  if (HOOK_KINDS.has(type)) return type === 'hook_success' && !hookSaidSomething(att) ? { show: 'hidden', hidden: 'hook results' } : { show: 'message' };
+  if (CONTEXT_KINDS.has(type)) return { show: 'message' };
+  const hidden = HIDDEN_KINDS[type];
+  if (hidden) return { show: 'hidden', hidden };
+  return { show: 'hidden', hidden: `attachments of unknown kind ${type || '(none)'}` };
+}
+
+/** Whether a successful hook left output a reader may want (an empty object on stdout is the usual nothing). */
+function hookSaidSomething(att: Record<string, unknown>): boolean {
+  const said = (v: unknown) => typeof v === 'string' && v.trim() !== '' && v.trim() !== '{}';
+  return said(att.content) || said(att.stdout) || said(att.stderr) || (typeof att.exitCode === 'number' && att.exitCode !== 0);
+}
