@@ -7,11 +7,13 @@
  * non-zero if there is any.
  */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { relative, resolve } from 'node:path';
 import { parseCommandLine } from './lib/cli.js';
-import { discoverSources } from '../src/lib/discover.js';
+import { discoverSources, toPosix, type SessionSource } from '../src/lib/discover.js';
 import { scanDist } from './lib/import/scan-dist.js';
-import { readJsonl } from '../src/lib/jsonl/read-jsonl.js';
+import { folderUsernames, importSession } from './lib/import/import-session.js';
+import { scanText } from '../src/lib/redact/scan.js';
 import { assignSiblingAgents } from '../src/lib/build/open-session.js';
 import { createRedactor, type RedactionOptions } from '../src/lib/redact/index.js';
 import { CONFIG_FILE } from '../src/schemas/config.js';
@@ -44,7 +46,8 @@ export async function main(argv: string[], deps: AuditDeps = {}): Promise<number
   }
 
   const root = resolve(positionals[0] ?? 'content/sessions');
-  if (existsSync(root)) await auditSources(root, redaction, out);
+  let sourceFindings = 0;
+  if (existsSync(root)) sourceFindings = await auditSources(root, redaction, out);
   else if (positionals[0]) {
     out(`source folder ${root} does not exist`);
     return 2;
@@ -52,6 +55,8 @@ export async function main(argv: string[], deps: AuditDeps = {}): Promise<number
 
   if (!values.strict) return 0;
   const dist = resolve(values.dist ?? 'dist');
+  // The findings above are what redaction replaces on the way in; --strict fails only on what reached the built site.
+  out(`--strict judges the built site (${values.dist ?? 'dist'}) only${sourceFindings ? `: the ${sourceFindings} finding(s) above are in the source files and are redacted by the import and the build, so they do not fail the audit` : ''}.`);
   if (!existsSync(dist)) {
     out(`--strict: built site ${dist} does not exist; run npm run build first`);
     return 2;
@@ -63,36 +68,86 @@ export async function main(argv: string[], deps: AuditDeps = {}): Promise<number
   }
   out(`Built site: ${findings.length} of ${files} file(s) still hold something the rules detect:`);
   for (const f of findings) {
-    for (const x of f.findings) out(`  ${f.file}  ${x.rule} ×${x.count}  ${x.samples[0] ?? ''}`);
+    for (const x of f.findings) out(`  ${f.file}  ${x.rule} ×${x.count}  ${describeSample(x.rule, x.samples[0] ?? '')}`);
   }
   return 1;
 }
 
-/** Redacts each session in memory (nothing is written) and prints what was found. */
-async function auditSources(root: string, redaction: RedactionOptions, out: (line: string) => void): Promise<void> {
+/**
+ * Redacts each session in memory exactly as `npm run import` does (the same
+ * code, as a dry run: the same entries left out, the same usernames per
+ * project folder, one redactor for the run), so both count the same findings
+ * for the same file. Prints, per rule, where the first finding is and what it
+ * becomes, never the finding itself.
+ */
+async function auditSources(root: string, redaction: RedactionOptions, out: (line: string) => void): Promise<number> {
   const layout = await discoverSources(root);
   const owners = await assignSiblingAgents(layout);
+  const usernamesByFolder = await folderUsernames(layout.sessions);
   const redactor = createRedactor(redaction);
   const totals = new Map<string, number>();
   let clean = 0;
   for (const s of layout.sessions) {
-    const values: unknown[] = [];
-    for (const path of [s.path, ...s.subagentPaths, ...(owners.get(s.sessionId) ?? [])]) {
-      values.push(...(await readJsonl(path)).records.map((r) => r.value));
-    }
-    const report = await redactor.redactSession(values, { projectFolders: [s.projectFolder] });
+    const result = await importSession(s, {
+      root,
+      outDir: root,
+      redactor,
+      dryRun: true,
+      siblingAgents: owners.get(s.sessionId) ?? [],
+      folderUsernames: usernamesByFolder.get(s.projectFolder),
+    });
+    const report = result.report;
     if (!report.total) {
       clean++;
       continue;
     }
+    const where = await firstLines(s, owners.get(s.sessionId) ?? [], root, report.findings.map((f) => f.rule), redaction);
+    // File names hold usernames too: shown redacted, like everything the audit prints.
+    for (const [rule, at] of where) where.set(rule, redactor.redactText(at));
     out(`${redactor.redactText(s.relPath)}: ${report.total} finding(s)`);
     for (const f of report.findings) {
       totals.set(f.rule, (totals.get(f.rule) ?? 0) + f.count);
-      out(`  ${f.rule.padEnd(24)} ${String(f.count).padStart(5)}  ${f.samples[0] ?? ''}`);
+      out(`  ${f.rule.padEnd(24)} ${String(f.count).padStart(5)}  ${describeSample(f.rule, f.samples[0] ?? '', where.get(f.rule))}`);
     }
   }
   out(`Sessions: ${layout.sessions.length}, clean: ${clean}, with findings: ${layout.sessions.length - clean}`);
   if (totals.size) out(`Total by rule: ${[...totals].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} ${n}`).join(', ')}`);
+  return [...totals.values()].reduce((a, b) => a + b, 0);
+}
+
+/** Placeholder a rule's findings become on the site and in imported copies. */
+function replacementOf(rule: string): string {
+  return rule === 'home-path' ? '~' : `[REDACTED:${rule}]`;
+}
+
+/**
+ * A finding's sample as the audit prints it: where it is first (file:line), the
+ * key it was assigned to when there is one (`GITHUB_TOKEN=`, `"password": `)
+ * with a token kind's public prefix, and what it becomes. Free text around it
+ * (a person's name beside an address) is never shown.
+ */
+export function describeSample(rule: string, sample: string, where?: string): string {
+  const context = sample.replace(/…\[masked\]$/, '');
+  const key = /(?:^|[\s{,;(])((?:[A-Za-z_][\w.-]{0,40})\s*["']?\s*[:=]\s*["']?[A-Za-z]{0,8}[_-]?)$/.exec(context)?.[1] ?? '';
+  return `${where ? `${where}  ` : ''}${key}…[masked] → ${replacementOf(rule)}`;
+}
+
+/** The first file:line of each rule's findings, read line by line (bounded: a huge file is not scanned twice in full). */
+async function firstLines(s: SessionSource, siblings: string[], root: string, rules: string[], redaction: RedactionOptions): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  let budget = 20_000;
+  for (const path of [s.path, ...s.subagentPaths, ...siblings, ...(s.sidecarPaths ?? []), ...(s.toolResultPaths ?? [])]) {
+    const text = await readFile(path, 'utf8').catch(() => '');
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length && budget > 0 && found.size < rules.length; i++, budget--) {
+      if (!lines[i]) continue;
+      for (const f of await scanText(lines[i], redaction)) {
+        if (!found.has(f.rule)) found.set(f.rule, `${toPosix(relative(root, path))}:${i + 1}`);
+      }
+    }
+    if (found.size >= rules.length || budget <= 0) break;
+  }
+  return found;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -13,7 +13,7 @@ import { parseCommandLine } from './lib/cli.js';
 import { formatDiagnostic } from '../src/lib/diagnostics.js';
 import { discoverSources, type SessionSource } from '../src/lib/discover.js';
 import { folderUsernames, importSession, type ImportSessionResult } from './lib/import/import-session.js';
-import { parseDateBound, selectSessions } from './lib/import/select.js';
+import { parseDateBound, selectSessions, transcriptSpans } from './lib/import/select.js';
 import { quickTitle } from './lib/import/title.js';
 import { assignSiblingAgents } from '../src/lib/build/open-session.js';
 import { createRedactor, type RedactionOptions } from '../src/lib/redact/index.js';
@@ -21,11 +21,13 @@ import { CONFIG_FILE, redactionConfigSchema } from '../src/schemas/config.js';
 
 const USAGE = `usage: npm run import -- [source] [options]
 
-  source              folder laid out like ~/.claude/projects (default: ~/.claude/projects)
+  source              folder laid out like ~/.claude/projects (default: ~/.claude/projects),
+                      or a session id or prefix to import from the default folder
   --project, -p NAME  project folder name or part of it (repeatable)
   --session, -s ID    session id or id prefix (repeatable)
-  --since DATE        sessions active on or after DATE (YYYY-MM-DD or ISO time)
-  --until DATE        sessions active up to and including DATE
+  --since DATE        sessions with a message on or after DATE (YYYY-MM-DD or ISO time;
+                      the transcript's own timestamps, not the file's)
+  --until DATE        sessions with a message up to and including DATE
   --pick              choose sessions from a list
   --out DIR           destination (default: content/sessions)
   --dry-run, -n       show what would be imported, write nothing
@@ -70,11 +72,13 @@ export async function main(argv: string[], deps: ImportDeps = {}): Promise<numbe
   );
   if (!cli.ok) return cli.code;
   const { values, positionals } = cli;
-  const root = resolve(positionals[0] ?? resolve(homedir(), '.claude', 'projects'));
+  // A positional argument is a folder when one exists by that name, else a session id or prefix.
+  const { root, idArg } = sourceOrSession(positionals[0]);
+  const sessionIds = [...(values.session ?? []), ...(idArg ? [idArg] : [])];
   const outDir = resolve(values.out ?? 'content/sessions');
   const dryRun = values['dry-run'] ?? false;
   if (!existsSync(root)) {
-    out(`source folder ${root} does not exist`);
+    out(idArg ? `"${idArg}" is not a folder, so it was taken as a session id in ${root}, which does not exist; for a session in another folder: npm run import -- <folder> --session ${idArg}` : `source folder ${root} does not exist`);
     return 2;
   }
 
@@ -91,7 +95,12 @@ export async function main(argv: string[], deps: ImportDeps = {}): Promise<numbe
   }
 
   const layout = await discoverSources(root);
-  let chosen = selectSessions(layout.sessions, { projects: values.project, sessions: values.session, since, until });
+  const candidates = selectSessions(layout.sessions, { projects: values.project, sessions: sessionIds });
+  // Dates come from the transcripts' own timestamps, read only for the sessions still in question.
+  const spans = since || until ? await transcriptSpans(candidates) : undefined;
+  let chosen = selectSessions(candidates, { since, until, spans });
+  const undated = spans ? candidates.filter((c) => !spans.has(c.path)).length : 0;
+  if (undated) out(`${undated} session(s) have no timestamp to compare with --since/--until and were left out`);
   if (values.pick) {
     const picked = await pick(chosen);
     if (!picked) {
@@ -101,7 +110,7 @@ export async function main(argv: string[], deps: ImportDeps = {}): Promise<numbe
     chosen = picked;
   }
   if (!chosen.length) {
-    out(`no session in ${root} matches`);
+    out(idArg ? `"${idArg}" is not a folder, and no session id in ${root} starts with it` : `no session in ${root} matches`);
     return 1;
   }
 
@@ -165,6 +174,18 @@ function printSummary(summary: ImportSummary, ctx: { outDir: string; dryRun: boo
     for (const f of summary.failed) out(`  ${f.session}: ${f.error}`);
   }
   if (ctx.dryRun) out('Dry run: nothing was written.');
+}
+
+/**
+ * The source folder and session id a positional argument names: an existing
+ * folder is the source; anything else that looks like a session id (or prefix)
+ * selects that session in the default source, `~/.claude/projects`.
+ */
+export function sourceOrSession(arg: string | undefined): { root: string; idArg?: string } {
+  const fallback = resolve(homedir(), '.claude', 'projects');
+  if (arg === undefined) return { root: fallback };
+  if (existsSync(resolve(arg)) || !/^[A-Za-z0-9_-]+$/.test(arg)) return { root: resolve(arg) };
+  return { root: fallback, idArg: arg };
 }
 
 /** Reads the `redaction` section of the config file, validated like the site does. */

@@ -42,6 +42,9 @@ const EXCLUDE_SELECTORS = [
   '.session-header .facts',
   '.msg-head > time',
   '.msg-head > .msg-label',
+  // A tool's field names ("Path", "Mode") and result counts ("5 matching lines").
+  '.field-label',
+  'p.count',
 ];
 
 /**

@@ -2,7 +2,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import type { Plugin } from 'vite';
 import { astroCacheDir } from '../lib/build/render-cache.js';
-import { loadConfig, type SessionpressConfig } from '../schemas/config.js';
+import { ConfigError, loadConfig, type SessionpressConfig } from '../schemas/config.js';
 import { pagefindIntegration } from './pagefind.js';
 
 /** The module pages, components and the content config import the validated user config from. */
@@ -21,7 +21,7 @@ export function sessionpress(): AstroIntegration {
     hooks: {
       'astro:config:setup': ({ config, updateConfig }) => {
         const root = fileURLToPath(config.root);
-        const user = loadConfig(root);
+        const user = loadConfigOrExit(root);
         const settings = {
           site: user.site,
           base: user.base,
@@ -34,6 +34,21 @@ export function sessionpress(): AstroIntegration {
       },
     },
   };
+}
+
+/**
+ * The user's config, or one clear block on stderr and exit code 1: a config
+ * error is the user's to fix, and Astro would bury it under "Unable to load
+ * your Astro config" and a stack trace of our own code.
+ */
+function loadConfigOrExit(root: string): SessionpressConfig {
+  try {
+    return loadConfig(root);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`\n${err.message}\n\nFix the configuration and run the command again.\n\n`);
+    process.exit(1);
+  }
 }
 
 /** Serves the validated config as a module: plain JSON, so it is the same value everywhere. */

@@ -258,7 +258,8 @@ function createReporter(context: LoaderContext, projectRoot: string, root: strin
     noteSkipped(record: SkippedRecord, source: SessionSource): void {
       totals.skipped++;
       report({ diagnostics: { sourceFile: record.sourceFile, items: record.diagnostics } }, source);
-      logger.info(`skipped ${source.relPath}: ${record.reason === 'empty' ? 'empty file' : 'metadata only, no conversation'}`);
+      const why = record.reason === 'metadata-only' ? 'metadata only, no conversation' : record.diagnostics.some((d) => d.code === 'not-jsonl') ? 'not a JSONL file' : 'empty file';
+      logger.info(`skipped ${source.relPath}: ${why}`);
     },
   };
 }
@@ -276,11 +277,15 @@ function groupDiagnostics(items: Diagnostic[], verbose: boolean): Diagnostic[][]
   return [...groups.values()];
 }
 
-/** One log line for a group: the diagnostic itself, or a count, the first one's reason and the first few line numbers. */
+/**
+ * One log line for a group: the first diagnostic as compilers print it (so
+ * editors can jump to it), then how many of this kind the file holds and on
+ * which lines.
+ */
 function formatGroup(group: Diagnostic[], shownPath: (file: string) => string): string {
-  const first = group[0];
-  if (group.length === 1) return formatDiagnostic({ ...first, file: shownPath(first.file) });
+  const first = formatDiagnostic({ ...group[0], file: shownPath(group[0].file) });
+  if (group.length === 1) return first;
   const lines = [...new Set(group.map((d) => d.line).filter((n) => n > 0))];
   const quoted = lines.length ? ` (lines ${lines.slice(0, LINES_QUOTED).join(', ')}${lines.length > LINES_QUOTED ? ', …' : ''})` : '';
-  return `${shownPath(first.file)}: ${group.length} problems of this kind${quoted}; first: ${first.reason} [${first.code}]`;
+  return `${first} — ${group.length} of this kind in this file${quoted}`;
 }

@@ -9,8 +9,11 @@ export const redactionConfigSchema = z
       .array(
         z.object({
           name: z.string().regex(/^[a-z0-9-]+$/, 'use lowercase letters, digits and dashes, e.g. "internal-host"'),
-          pattern: z.string().refine(isValidRegex, 'is not a valid JavaScript regular expression'),
-          flags: z.string().regex(/^[gimsuy]*$/).optional(),
+          pattern: z.string().superRefine((source, ctx) => {
+            const problem = regexProblem(source);
+            if (problem) ctx.addIssue({ code: 'custom', message: `is not a valid JavaScript regular expression: ${problem}` });
+          }),
+          flags: z.string().regex(/^[gimsuy]*$/, 'use only the flags g, i, m, s, u and y').optional(),
         }),
       )
       .default([]),
@@ -49,13 +52,24 @@ export const configSchema = z
 
 export type SessionpressConfig = z.infer<typeof configSchema> & { sourceDir: string; configFile?: string };
 
-function isValidRegex(source: string): boolean {
+/** What is wrong with a regular expression, in the engine's words without the pattern repeated; undefined when it is valid. */
+function regexProblem(source: string): string | undefined {
   try {
     new RegExp(source);
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (err) {
+    const message = (err as Error).message;
+    // "Invalid regular expression: /([a-z]+/: Unterminated group" → "Unterminated group"
+    return message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') || message;
   }
+}
+
+/**
+ * A configuration the user must fix: the message names the file and every bad
+ * field, and is meant to be shown as it is, without a stack trace.
+ */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
 }
 
 export const CONFIG_FILE = 'sessionpress.config.json';
@@ -72,10 +86,10 @@ export function loadConfig(root: string = process.cwd(), env: NodeJS.ProcessEnv 
     try {
       raw = JSON.parse(readFileSync(file, 'utf8'));
     } catch (err) {
-      throw new Error(`${file}: not valid JSON (${(err as Error).message}). Fix the file or delete it to use the defaults.`);
+      throw new ConfigError(`${file}: not valid JSON (${(err as Error).message}). Fix the file or delete it to use the defaults.`);
     }
   } else if (env.SESSIONPRESS_CONFIG) {
-    throw new Error(`SESSIONPRESS_CONFIG points to ${file}, which does not exist.`);
+    throw new ConfigError(`SESSIONPRESS_CONFIG points to ${file}, which does not exist.`);
   }
   const merged = {
     ...raw,
@@ -86,12 +100,12 @@ export function loadConfig(root: string = process.cwd(), env: NodeJS.ProcessEnv 
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `  - ${i.path.join('.') || '(top level)'}: ${i.message}`).join('\n');
-    throw new Error(`Invalid Sessionpress configuration (${existsSync(file) ? file : 'environment'}):\n${problems}`);
+    throw new ConfigError(`Invalid Sessionpress configuration (${existsSync(file) ? file : 'environment'}):\n${problems}`);
   }
   const cfg = parsed.data;
   const sourceDir = isAbsolute(cfg.source) ? cfg.source : resolve(root, cfg.source);
   if (!existsSync(sourceDir)) {
-    throw new Error(`Session source folder ${sourceDir} does not exist. Set "source" in ${CONFIG_FILE} or SESSIONPRESS_SOURCE to a folder laid out like ~/.claude/projects.`);
+    throw new ConfigError(`Session source folder ${sourceDir} does not exist. Set "source" in ${CONFIG_FILE} or SESSIONPRESS_SOURCE to a folder laid out like ~/.claude/projects.`);
   }
   const base = cfg.base === '/' ? '/' : `/${cfg.base.replace(/^\/+|\/+$/g, '')}`;
   return { ...cfg, base, sourceDir, configFile: existsSync(file) ? file : undefined };

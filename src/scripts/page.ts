@@ -119,10 +119,15 @@ function initTarget(): void {
     for (const old of document.querySelectorAll('.is-target')) old.classList.remove('is-target');
     // Only the first landing follows the words; a later permalink click is a plain permalink.
     const mark = first ? firstMarkFrom(marks, el) : undefined;
+    // While landed on words, the linked message is not highlighted as a whole (see search.css).
+    document.documentElement.toggleAttribute('data-search-landing', !!mark);
     if (mark) {
       mark.classList.add('is-current');
       revealElement(mark);
-      mark.scrollIntoView({ block: 'center' });
+      const scroll = () => mark.scrollIntoView({ block: 'center' });
+      scroll();
+      // The browser scrolls to the #anchor once the page has loaded; the word wins after that.
+      if (document.readyState !== 'complete') window.addEventListener('load', () => requestAnimationFrame(scroll), { once: true });
       return;
     }
     if (!el) return;

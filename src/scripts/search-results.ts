@@ -103,11 +103,11 @@ export function createResultList(list: HTMLOListElement, button: HTMLButtonEleme
     button.textContent = `More results (${left} more)`;
     onChange();
   };
-  const rowsFor = (from: number, to: number) => Promise.all(results.slice(from, to).map((r) => resultRow(r, query)));
+  const rowsFor = (set: PagefindResult[], q: string, from: number, to: number) => Promise.all(set.slice(from, to).map((r) => resultRow(r, q)));
   const self: ResultList = {
     async show(next, q, isCurrent, rows = pageSize) {
       const rowsShown = Math.max(pageSize, Math.min(rows, next.length));
-      const built = await rowsFor(0, rowsShown);
+      const built = await rowsFor(next, q, 0, rowsShown);
       // A slower, older query must not replace the results of a newer one.
       if (!isCurrent()) return;
       results = next;
@@ -121,7 +121,7 @@ export function createResultList(list: HTMLOListElement, button: HTMLButtonEleme
     async more(focus = false) {
       const from = shown;
       const mine = current;
-      const built = await rowsFor(from, from + pageSize);
+      const built = await rowsFor(results, query, from, from + pageSize);
       if (!mine() || shown !== from) return;
       list.append(...built);
       shown = Math.min(from + pageSize, results.length);

@@ -96,6 +96,8 @@ describe('search', () => {
     }).toBe(true);
     // The word is marked, not the whole message.
     expect(await page.locator('.is-target').count()).toBe(0);
+    const colours = await mark.evaluate((m) => ({ mark: getComputedStyle(m).backgroundColor, message: getComputedStyle(m.closest('[data-uuid]')!).backgroundColor }));
+    expect(colours.message).not.toBe(colours.mark);
     await page.close();
   });
 
@@ -140,10 +142,12 @@ describe('search', () => {
     const more = page.locator('[data-search-page-more]');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(10);
     const firstPage = await rows.locator('a.result-title').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    const total = Number(/^(\d+)/.exec((await page.locator('[data-search-page-status]').textContent()) ?? '')?.[1]);
+    expect(total).toBeGreaterThanOrEqual(COMMON_SESSIONS);
     while (await more.isVisible()) await more.click();
-    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(COMMON_SESSIONS);
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(total);
     const all = await rows.locator('a.result-title').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-    expect(new Set(all).size).toBe(COMMON_SESSIONS);
+    expect(new Set(all).size).toBe(total);
     expect(all.slice(0, 10)).toEqual(firstPage);
     await page.close();
 
@@ -213,7 +217,15 @@ describe('search', () => {
     for (const e of excerpts) {
       for (const label of labels) expect(e, `label "${label}"`).not.toContain(label);
       expect(e).not.toMatch(/Show diff|Show file|Copy link|\bShow \d+ more lines?\b/);
-      expect(e).not.toMatch(/\*\*|`|(^|\s)#{1,6}\s/);
+      // Markdown around words (code keeps its own `**` and `#`, as in `/** doc */`).
+      expect(e).not.toMatch(/`|\*\*[\p{L}]|[\p{L}]\*\*|(^|[.!?] )#{1,6} \p{Lu}/u);
+    }
+    // Titles come from prompts written in markdown; the syntax is gone, the words stay.
+    await page.fill('[data-search-page-input]', COMMON_WORD);
+    await expect.poll(() => page.locator('[data-search-page-results] .result-title').count(), { timeout: 15_000 }).toBe(10);
+    for (const t of await page.locator('[data-search-page-results] .result-title').allTextContents()) {
+      expect(t).toContain(COMMON_WORD);
+      expect(t).not.toMatch(/`|\*\*/);
     }
     // Rows name the message they land on.
     const where = await page.locator('[data-search-page-results] .result-where').allTextContents();

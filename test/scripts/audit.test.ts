@@ -74,3 +74,52 @@ describe('scripts/audit.ts', () => {
     expect((await run(['--strict', '--dist', join(work, 'missing')])).code).toBe(2);
   });
 });
+
+describe('scripts/audit.ts without surprises', () => {
+  let work: string;
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'sessionpress-audit2-'));
+  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('--strict says it judges only the built site when the sources have findings', async () => {
+    const dist = join(work, 'dist');
+    mkdirSync(dist, { recursive: true });
+    writeFileSync(join(dist, 'index.html'), '<p>nothing here</p>');
+    const r = await run([fixturesProjects, '--strict', '--dist', dist]);
+    expect(r.code).toBe(0);
+    const total = Number(/Total by rule: (.*)$/m.exec(r.output)![1].split(', ').reduce((n, p) => n + Number(p.split(' ').pop()), 0));
+    expect(total).toBeGreaterThan(0);
+    expect(r.output).toContain(`--strict judges the built site (${join(work, 'dist').replace(/\\/g, '/')}) only: the ${total} finding(s) above are in the source files`);
+  });
+
+  it('a sample names the file and line, a key and what it becomes, never the words around it', async () => {
+    const project = join(work, 'src', '-home-ada-work-app');
+    mkdirSync(project, { recursive: true });
+    const token = secretOf('github_pat_classic');
+    const lines = [
+      { type: 'user', uuid: 'u1', sessionId: 's1', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: `Signed-off-by: Grace Quillfeather <${expectJson.canary.email}>` } },
+      { type: 'user', uuid: 'u2', parentUuid: 'u1', sessionId: 's1', timestamp: '2026-01-01T00:00:01Z', message: { role: 'user', content: `export GITHUB_TOKEN=${token}` } },
+    ];
+    writeFileSync(join(project, '11111111-2222-4333-8444-555555555555.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const r = await run([join(work, 'src')]);
+    const email = r.output.split('\n').find((l) => /^\s+email\s/.test(l))!;
+    expect(email).toMatch(/11111111-2222-4333-8444-555555555555\.jsonl:1\s+…\[masked\] → \[REDACTED:email\]$/);
+    expect(email).not.toContain('Quillfeather');
+    const gh = r.output.split('\n').find((l) => /^\s+github-token\s/.test(l))!;
+    expect(gh).toMatch(/\.jsonl:2\s+GITHUB_TOKEN=ghp_…\[masked\] → \[REDACTED:github-token\]$/);
+    expect(r.output).not.toContain(token);
+    expect(r.output).not.toContain(expectJson.canary.email);
+  });
+
+  it('counts the same findings per session as the importer', async () => {
+    const imported: string[] = [];
+    expect(await importMain([fixturesProjects, '--dry-run'], { out: (l) => imported.push(l), redaction: {}, progress: false })).toBe(0);
+    const importCounts = imported.map((l) => /, (\d+) redaction\(s\)/.exec(l)?.[1]).filter(Boolean).map(Number);
+    const r = await run([fixturesProjects]);
+    const auditCounts = [...r.output.matchAll(/: (\d+) finding\(s\)$/gm)].map((m) => Number(m[1]));
+    expect(auditCounts.length).toBeGreaterThan(3);
+    // Sessions with no finding are not listed by the audit.
+    expect(auditCounts.sort((a, b) => a - b)).toEqual(importCounts.filter((n) => n > 0).sort((a, b) => a - b));
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -158,5 +158,57 @@ describe('scripts/import.ts project folder names', () => {
       rmSync(src, { recursive: true, force: true });
       rmSync(dest, { recursive: true, force: true });
     }
+  });
+});
+
+describe('scripts/import.ts: a positional argument and dates, as a new user types them', () => {
+  const savedHome = process.env.HOME;
+  let home: string;
+  beforeAll(() => {
+    // A home whose ~/.claude/projects holds a copy of the fixtures (in a temporary folder).
+    home = mkdtempSync(join(tmpdir(), 'sessionpress-home-'));
+    cpSync(fixturesProjects, join(home, '.claude', 'projects'), { recursive: true });
+    process.env.HOME = home;
+  });
+  afterAll(() => {
+    process.env.HOME = savedHome;
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('takes a positional argument that is not a folder as a session id or prefix in ~/.claude/projects', async () => {
+    const target = expectJson.sessions[0].session_id as string;
+    const r = await run([target.slice(0, 8), '--dry-run', '--out', join(home, 'out')]);
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toContain('Would import 1 session(s)');
+    expect(r.output).toContain(`${target}.jsonl`);
+    const none = await run(['zzzz9999', '--dry-run']);
+    expect(none.code).toBe(1);
+    expect(none.output).toMatch(/"zzzz9999" is not a folder, and no session id in .*\.claude\/projects starts with it/);
+    // An existing folder is still a folder.
+    expect((await run([fixturesProjects, '--dry-run', '--project', 'storefront'])).output).toContain('Would import 1 session(s)');
+  });
+
+  it('--since and --until judge the transcripts\' own timestamps, not the files\' modification times', async () => {
+    // Independently: each fixture session's last timestamp, read from its lines.
+    const last = new Map<string, number>();
+    for (const f of filesUnder(fixturesProjects).filter((p) => p.endsWith('.jsonl') && !p.includes('/subagents/') && !/agent-[^/]*\.jsonl$/.test(p))) {
+      const times = [...readFileSync(f, 'utf8').matchAll(/"timestamp"\s*:\s*"([^"]+)"/g)].map((m) => Date.parse(m[1])).filter((t) => !Number.isNaN(t));
+      if (times.length) last.set(f.split('/').pop()!.replace(/\.jsonl$/, ''), Math.max(...times));
+    }
+    const newest = Math.max(...last.values());
+    // The day after the newest message: the files were all written today, yet none qualifies.
+    const after = new Date(newest + 86_400_000).toISOString().slice(0, 10);
+    const none = await run([fixturesProjects, '--dry-run', '--since', after]);
+    expect(none.code).toBe(1);
+    expect(none.output).toMatch(/no session in .* matches/);
+    // A cut between the sessions picks exactly those with a message after it.
+    const sorted = [...last.values()].sort((a, b) => a - b);
+    const mid = new Date(sorted[Math.floor(sorted.length / 2)]).toISOString();
+    const some = await run([fixturesProjects, '--dry-run', '--since', mid]);
+    const expected = [...last].filter(([, t]) => t >= Date.parse(mid)).map(([id]) => id);
+    expect(some.output).toContain(`Would import ${expected.length} session(s)`);
+    for (const id of expected) expect(some.output).toContain(`${id}.jsonl`);
+    const early = await run([fixturesProjects, '--dry-run', '--until', '2000-01-01']);
+    expect(early.code).toBe(1);
   });
 });

@@ -42,6 +42,21 @@ describe('site built from the real corpus', () => {
     expect(Number(m?.[1])).toBeGreaterThanOrEqual(9);
   });
 
+  it('says nothing about the 2.1.x record kinds, and at most one line per file per kind of problem', () => {
+    const named = ['mode', 'agent-name', 'pr-link', 'frame-link', 'worktree-state', 'bridge-session', 'custom-title', 'ai-title', 'last-prompt', 'relocated', 'started', 'result', 'atis-latch', 'attachment', 'progress', 'permission-mode'];
+    for (const kind of named) expect(run.log, kind).not.toContain(`unknown entry type "${kind}"`);
+    expect(run.log).not.toMatch(/acompact[^\n]*\[(missing-parent|unmatched-subagent)\]/);
+    const seen = new Map<string, string>();
+    for (const line of run.log.split('\n')) {
+      const m = /\] (\S+?\.(?:jsonl|json|txt))(?::\d+)?: .*\[([a-z-]+)\]/.exec(line);
+      if (!m) continue;
+      const key = `${m[1]} ${m[2]}`;
+      expect(seen.has(key), `two lines for ${key}:\n${seen.get(key)}\n${line}`).toBe(false);
+      seen.set(key, line);
+    }
+    expect(seen.size).toBeGreaterThan(0);
+  });
+
   it('leaves no real home path or username anywhere in the site or the caches', () => {
     const names = new Set<string>();
     for (const f of listFiles(corpusRoot)) {

@@ -1,4 +1,4 @@
-import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { BAD_LINE_CODES, type Diagnostic } from '../../../src/lib/diagnostics.js';
 import { toPosix, type SessionSource } from '../../../src/lib/discover.js';
@@ -77,8 +77,9 @@ export async function importSession(source: SessionSource, options: ImportSessio
     files.push({ path, values, bytesIn: read.bytes });
   }
 
+  const sideFiles = await readSideFiles(source, options.root, notes);
   const report = await options.redactor.redactSession(
-    files.flatMap((f) => f.values),
+    [...files.flatMap((f) => f.values), ...sideFiles.map((f) => f.value)],
     { projectFolders: [source.projectFolder] },
   );
   const usernames = [...(options.folderUsernames ?? []), ...usernamesFromFolder(source.projectFolder), ...options.redactor.knownUsernames()];
@@ -100,6 +101,12 @@ export async function importSession(source: SessionSource, options: ImportSessio
       bytesOut: Buffer.byteLength(text),
     });
   }
+  for (const f of sideFiles) {
+    const text = f.kind === 'sidecar' ? `${JSON.stringify(f.value)}\n` : String((f.value as { text: string }).text);
+    const target = join(outProject, relative(projectDir, f.path));
+    outputs.push({ target, text });
+    imported.push({ source: toPosix(relative(options.root, f.path)), target: toPosix(relative(options.outDir, target)), entries: 0, bytesIn: f.bytesIn, bytesOut: Buffer.byteLength(text) });
+  }
 
   if (!options.dryRun) {
     // Replace, not merge: a subagent file dropped since the last import must not linger.
@@ -120,6 +127,36 @@ export async function importSession(source: SessionSource, options: ImportSessio
     bytesOut: imported.reduce((n, f) => n + f.bytesOut, 0),
     droppedEntries,
   };
+}
+
+/** A file read beside a session: an agent's sidecar (a JSON object) or a whole tool output (text, held as `{ text }` for the redactor). */
+interface SideFile {
+  path: string;
+  kind: 'sidecar' | 'tool-result';
+  value: Record<string, unknown>;
+  bytesIn: number;
+}
+
+/**
+ * Reads the sidecars and whole tool outputs of a session (2.1.x), so that
+ * they are redacted with it and copied beside it. One that cannot be read is
+ * a note, and left out.
+ */
+async function readSideFiles(source: SessionSource, root: string, notes: Diagnostic[]): Promise<SideFile[]> {
+  const out: SideFile[] = [];
+  const read = async (path: string, kind: SideFile['kind']) => {
+    try {
+      const text = await readFile(path, 'utf8');
+      const value = kind === 'sidecar' ? (JSON.parse(text) as unknown) : { text };
+      if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('not a JSON object');
+      out.push({ path, kind, value: value as Record<string, unknown>, bytesIn: Buffer.byteLength(text) });
+    } catch (err) {
+      notes.push({ file: toPosix(relative(root, path)), line: 0, code: 'read-error', reason: `left out of the copy: ${(err as Error).message.slice(0, 100)}` });
+    }
+  };
+  for (const path of source.sidecarPaths ?? []) await read(path, 'sidecar');
+  for (const path of source.toolResultPaths ?? []) await read(path, 'tool-result');
+  return out;
 }
 
 /** Removes what the site never renders and would only carry secrets along. */

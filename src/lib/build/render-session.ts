@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createRenderContext, prepareMessages, renderTranscript } from '../render/render-message.js';
+import { createRenderContext, prepareMessages, renderTranscript, startPage } from '../render/render-message.js';
 import type { Message, Session, Turn } from '../transcript/types.js';
 import { paginateTurns } from '../site/pages.js';
 import { promptTitleText, shortenTitle } from '../transcript/build-session.js';
@@ -90,6 +90,7 @@ export async function renderSession(session: Session, options: RenderSessionOpti
   for (const [i, turns] of chunks.entries()) {
     const page = i + 1;
     const parts: string[] = [];
+    startPage(ctx);
     for (const turn of turns) {
       const facts = overview.add(turn, page);
       if (turn.prompt) toc.push({ n: turn.index, uuid: turn.prompt.uuid, text: tocText(turn.prompt.text), page, ...facts });
@@ -99,6 +100,7 @@ export async function renderSession(session: Session, options: RenderSessionOpti
     pages.push(parts.join('\n'));
   }
 
+  startPage(ctx);
   const abandoned = session.abandoned
     .map((b, i) => {
       const body = renderTranscript(b.messages, ctx);

@@ -130,10 +130,17 @@ function firstLine(text: string): string | undefined {
   return line ? line.slice(0, 200) : undefined;
 }
 
+/**
+ * The turn's own duration when the log has one, else from the prompt to the
+ * last assistant message: later system lines or attachments of the turn can
+ * come long after the answer and would inflate it.
+ */
 function turnDuration(turn: Turn): number | undefined {
   if (turn.durationMs !== undefined) return turn.durationMs;
-  const times = turn.messages.map((m) => (m.timestamp ? Date.parse(m.timestamp) : NaN)).filter((t) => Number.isFinite(t));
-  return times.length > 1 ? Math.max(...times) - Math.min(...times) : undefined;
+  const start = turn.prompt?.timestamp ? Date.parse(turn.prompt.timestamp) : NaN;
+  const answers = turn.messages.filter((m) => m.kind === 'assistant' && m.timestamp).map((m) => Date.parse(m.timestamp!));
+  const end = answers.length ? Math.max(...answers.filter((t) => Number.isFinite(t))) : NaN;
+  return Number.isFinite(start) && Number.isFinite(end) && end >= start ? end - start : undefined;
 }
 
 /** The message a call is shown in: the assistant message that holds it (anchors name messages, not entries). */

@@ -13,7 +13,7 @@ import type { RenderContext } from './context.js';
 import { languageForPath } from './highlight.js';
 import { html, joinHtml, type HtmlValue, type SafeHtml } from './sanitize.js';
 import type { MessageView } from './system.js';
-import { codeBlock, field, imageFromBase64, lineCount, markdownBlock, num, obj, pathHtml, str, textBlock } from './tools/common.js';
+import { codeBlock, field, imageFromBase64, jsonObjectOf, lineCount, markdownBlock, num, obj, pathHtml, str, textBlock } from './tools/common.js';
 
 type AttachmentRenderer = (a: Record<string, unknown>, ctx: RenderContext) => MessageView | undefined;
 
@@ -98,10 +98,39 @@ const HOOK_OUTCOMES: Record<string, [string, string]> = {
   hook_system_message: ['said', ''],
 };
 
-/** Text worth showing from a hook (an empty object on stdout is the usual nothing). */
+/** Text worth showing from a hook (an empty object on stdout is the usual nothing); JSON hook output in words. */
 function said(v: unknown): string | undefined {
   if (Array.isArray(v)) v = v.filter((x) => typeof x === 'string').join('\n');
-  return typeof v === 'string' && v.trim() && v.trim() !== '{}' ? v.trim() : undefined;
+  if (typeof v !== 'string' || !v.trim() || v.trim() === '{}') return undefined;
+  const json = jsonObjectOf(v);
+  return json ? hookJsonInWords(json) : v.trim();
+}
+
+const HOOK_JSON_LABELS: Record<string, string> = {
+  additionalContext: 'Added context',
+  systemMessage: 'Message',
+  reason: 'Reason',
+  stopReason: 'Stop reason',
+  decision: 'Decision',
+  permissionDecision: 'Permission',
+  permissionDecisionReason: 'Because',
+  continue: 'Continue',
+  suppressOutput: 'Output suppressed',
+};
+
+/**
+ * Hooks answer Claude Code in JSON (`{"hookSpecificOutput": {"additionalContext": …}}`):
+ * each field as `Label: value` on its own line, nested objects flattened, the event name left out.
+ */
+function hookJsonInWords(o: Record<string, unknown>, out: string[] = []): string | undefined {
+  for (const [k, v] of Object.entries(o)) {
+    if (k === 'hookEventName') continue;
+    const nested = obj(v);
+    if (nested) hookJsonInWords(nested, out);
+    else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out.push(`${HOOK_JSON_LABELS[k] ?? k}: ${String(v)}`);
+    else if (Array.isArray(v)) out.push(`${HOOK_JSON_LABELS[k] ?? k}: ${v.map((x) => (typeof x === 'string' ? x : '…')).join(', ')}`);
+  }
+  return out.length ? out.join('\n') : undefined;
 }
 
 /** A hook result as one line (event, outcome, command, time), with anything it printed collapsed below. */

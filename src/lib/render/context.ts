@@ -38,6 +38,13 @@ export interface RenderContext {
    * HTML is sanitised as a whole.
    */
   renderMessages(messages: Message[]): SafeHtml;
+  /**
+   * Remembers a long block shown for tool call `id` and returns the id of the
+   * call that showed the very same block earlier on this page, if any: a file
+   * read three times is shown once, the repeats link to it. Optional, so a
+   * hand-built context simply repeats everything.
+   */
+  shownBefore?(markup: string, id: string): string | undefined;
 }
 
 export interface RenderContextOptions {

@@ -11,18 +11,18 @@
  * and transcript.css maps the classes to colours for the light and dark themes.
  * Thousands of blocks stay small, and the sanitiser can forbid `style` outright.
  */
-import { bundledLanguages, createCssVariablesTheme, createHighlighter, type Highlighter, type ThemedToken } from 'shiki';
+import { bundledLanguages, createCssVariablesTheme, createHighlighter, type Highlighter } from 'shiki';
 import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
 import { cleanTerminal, hasAnsi, stripAnsi } from './ansi.js';
 import { PLAIN_LANGS, resolveLanguage } from './languages.js';
 import { escapeHtml, trustedHtml, type SafeHtml } from './sanitize.js';
+import { LAZY_ATTR, THEME_NAME, THEME_OPTIONS, toLine, type Line } from './token-classes.js';
 
 // Re-exported: renderers and tests import the whole highlighting API from this module.
 export { cleanTerminal, hasAnsi, stripAnsi } from './ansi.js';
 export { languageForPath, resolveLanguage } from './languages.js';
 
-const THEME_NAME = 'sp-css-variables';
-const theme = createCssVariablesTheme({ name: THEME_NAME, variablePrefix: '--shiki-', fontStyle: true });
+const theme = createCssVariablesTheme(THEME_OPTIONS);
 
 /** Inputs larger than this are shown plain: tokenising runs at 1-2 MB/s and builds must stay fast. */
 export const HIGHLIGHT_MAX_LINES = 2000;
@@ -135,11 +135,8 @@ function codeBlock(text: string, id: string | undefined, options: HighlightOptio
   return `<pre class="${escapeHtml(cls)}"${langAttr}${lazy} tabindex="0"><code>${renderLines(lines, options)}</code></pre>`;
 }
 
-/**
- * Marks a code block left plain because it sat in a closed `<details>`: the
- * page's script highlights it, in the browser, when it is opened.
- */
-export const LAZY_ATTR = 'data-hl-lazy';
+// Marks a code block left plain because it sat in a closed `<details>`: the page's script highlights it when opened.
+export { LAZY_ATTR } from './token-classes.js';
 
 /**
  * Deferred highlighting. Tokenising is most of a cold build's CPU, and most
@@ -212,8 +209,6 @@ export function highlightLines(code: string, options: HighlightOptions = {}): Sa
   return trustedHtml(renderLines(tokenize(code.replace(/\r\n?/g, '\n'), id), options));
 }
 
-type Line = Array<{ content: string; cls?: string }>;
-
 function tokenize(text: string, id: string | undefined): Line[] {
   const tooBig = text.length > HIGHLIGHT_MAX_BYTES || countLines(text) > HIGHLIGHT_MAX_LINES;
   if (id === 'ansi') {
@@ -252,53 +247,6 @@ function plainLines(text: string): Line[] {
  * busy the machine was); instead, very long lines are not tokenised at all.
  */
 const TOKENIZE_LIMITS = { tokenizeTimeLimit: 0, tokenizeMaxLineLength: 10_000 } as const;
-
-const VAR_RE = /^var\(--shiki-([a-z0-9-]+)\)$/i;
-
-/**
- * Short class names for the syntax colours: a highlighted page holds tens of
- * thousands of token spans, and `s-token-punctuation` on each of them made
- * class attributes close to half of a page's bytes.
- */
-const TOKEN_CLASS: Record<string, string> = {
-  'token-keyword': 't-k',
-  'token-string': 't-s',
-  'token-string-expression': 't-se',
-  'token-comment': 't-c',
-  'token-constant': 't-n',
-  'token-function': 't-f',
-  'token-parameter': 't-p',
-  'token-link': 't-l',
-  'token-inserted': 't-i',
-  'token-deleted': 't-d',
-  'token-changed': 't-g',
-};
-
-/** Turns a token's theme colour (a CSS variable reference) and font style into class names. */
-function toLine(tokens: ThemedToken[]): Line {
-  const out: Line = [];
-  for (const t of tokens) {
-    const classes: string[] = [];
-    const fg = t.color ? VAR_RE.exec(t.color)?.[1] : undefined;
-    // Punctuation keeps the text colour: colouring it doubled the spans per line for little gain.
-    if (fg && fg !== 'foreground' && fg !== 'token-punctuation') classes.push(TOKEN_CLASS[fg] ?? `s-${fg}`);
-    const bg = t.bgColor ? VAR_RE.exec(t.bgColor)?.[1] : undefined;
-    if (bg && bg !== 'background') classes.push(`sb-${bg}`);
-    const fs = t.fontStyle ?? 0;
-    if (fs > 0) {
-      if (fs & 1) classes.push('s-i');
-      if (fs & 2) classes.push('s-b');
-      if (fs & 4) classes.push('s-u');
-      if (fs & 8) classes.push('s-x');
-    }
-    const cls = classes.length ? classes.join(' ') : undefined;
-    const prev = out[out.length - 1];
-    // Adjacent tokens of the same colour become one span: far fewer elements per page.
-    if (prev && prev.cls === cls) prev.content += t.content;
-    else out.push({ content: t.content, cls });
-  }
-  return out;
-}
 
 function renderLines(lines: Line[], options: HighlightOptions): string {
   // A trailing newline would show as an empty last line.

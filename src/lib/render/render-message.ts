@@ -20,13 +20,14 @@ import { attachmentView, collectAttachmentLanguages, markerView } from './attach
 import { renderToolCallHtml } from './render-tool.js';
 import { systemView, type MessageView } from './system.js';
 import { commandExpansion, renderPromptText } from './tagged-text.js';
+import { compactionAgentHtml } from './tools/agent.js';
 import { hasServerCall, renderDocumentBlock, renderOrphanServerResult, renderRedactedThinking, renderServerToolUse } from './tools/content-blocks.js';
 import { escapeHtml, html, joinHtml, sanitizeHtml, trustedHtml, type HtmlValue, type SafeHtml } from './sanitize.js';
 import { markdownBlock, obj, renderImages, str, terminalBlock } from './tools/common.js';
 
 export type { RenderContext, RenderContextOptions } from './context.js';
 
-type ResolvedOptions = Required<Omit<RenderContextOptions, 'turns'>> & { promptNumber: (uuid: string) => number | undefined };
+type ResolvedOptions = Required<Omit<RenderContextOptions, 'turns'>> & { promptNumber: (uuid: string) => number | undefined; shown: Map<string, string> };
 
 /** Builds a context at a given depth; `renderMessages` renders one level deeper. */
 function contextAt(options: ResolvedOptions, depth: number): RenderContext {
@@ -38,6 +39,11 @@ function contextAt(options: ResolvedOptions, depth: number): RenderContext {
     finalSanitize: options.finalSanitize,
     depth,
     promptNumber: depth === 0 ? options.promptNumber : () => undefined,
+    shownBefore(markup: string, id: string): string | undefined {
+      const earlier = options.shown.get(markup);
+      if (earlier === undefined) options.shown.set(markup, id);
+      return earlier;
+    },
     renderMessages(messages: Message[]): SafeHtml {
       const inner = contextAt(options, depth + 1);
       const out: SafeHtml[] = [];
@@ -76,7 +82,8 @@ export function createRenderContext(options: RenderContextOptions): RenderContex
       return n;
     };
   }
-  return contextAt(
+  const shown = new Map<string, string>();
+  const ctx = contextAt(
     {
       emitAsset: options.emitAsset,
       indexToolOutput: options.indexToolOutput ?? false,
@@ -84,10 +91,21 @@ export function createRenderContext(options: RenderContextOptions): RenderContex
       indexThinking: options.indexThinking ?? false,
       finalSanitize: options.finalSanitize ?? true,
       promptNumber,
+      shown,
     },
     0,
   );
+  pageResets.set(ctx, () => shown.clear());
+  return ctx;
 }
+
+/** Forgets the blocks shown so far: call at each page break, so a repeat never links to another page. */
+export function startPage(ctx: RenderContext): void {
+  pageResets.get(ctx)?.();
+}
+
+/** How each context created here forgets its shown blocks (kept off the context's public shape). */
+const pageResets = new WeakMap<RenderContext, () => void>();
 
 /**
  * Loads the grammars these messages need (fenced code languages, file types of
@@ -297,7 +315,9 @@ function renderAssistant(m: AssistantMessage, ctx: RenderContext, continues = fa
   const body = joinHtml(parts);
   if (!body.value) return html``;
   if (continues) return continuation(m.uuid, body);
-  return frame('assistant', m.uuid, m.timestamp, html`<div class="msg-body">${body}</div>`, { label: m.model ? html`<span class="model">${m.model}</span>` : undefined });
+  // A message a later refusal withdrew stays readable, marked, with a link to the refusal.
+  const withdrawn = m.retractedBy ? html` <a class="badge badge-warn retracted-by" href="#m-${m.retractedBy}">withdrawn</a>` : '';
+  return frame('assistant', m.uuid, m.timestamp, html`<div class="msg-body">${body}</div>`, { label: m.model || withdrawn ? html`${m.model ? html`<span class="model">${m.model}</span>` : ''}${withdrawn}` : undefined, extraClass: m.retractedBy ? 'retracted' : undefined });
 }
 
 function renderAssistantBlock(b: ContentBlock, m: AssistantMessage, calls: Map<string, ToolCall>, ctx: RenderContext): SafeHtml {
@@ -428,5 +448,5 @@ function renderCompaction(m: CompactionMessage, ctx: RenderContext): SafeHtml {
   const summary = m.summary.trim()
     ? html`<details class="compaction-summary"><summary>Conversation compacted${meta ? ` · ${meta}` : ''}</summary>${markdownBlock(m.summary, ctx, 'md', '1')}</details>`
     : html`<p class="compaction-summary">Conversation compacted${meta ? ` · ${meta}` : ''}</p>`;
-  return frame('compaction', m.uuid, m.timestamp, html`<div class="divider" role="separator"></div>${summary}`);
+  return frame('compaction', m.uuid, m.timestamp, html`<div class="divider" role="separator"></div>${summary}${compactionAgentHtml(m.compactionAgent, ctx)}`);
 }

@@ -13,7 +13,7 @@ import { callsOf, firstCall, tur } from '../../helpers/corpus-calls.js';
 import { parse } from './dom.js';
 import { expectInert } from './xss-check.js';
 import { corpusRoot, loadSessions, testContext, type Assets } from '../../helpers/render.js';
-import { toolCall, withCall } from './make.js';
+import { assistantMsg, toolCall, userMsg, withCall } from './make.js';
 
 let ctx: RenderContext;
 let assets: Assets;
@@ -63,7 +63,8 @@ describe('Bash', () => {
     const call = firstCall('Bash', (c) => !!c.result?.isError);
     const el = render(call);
     expect(el.classList.contains('is-error')).toBe(true);
-    expect(text(el.querySelector('.tool-head .badge-error'))).toBe('Error');
+    // The row's outcome says how it failed: the exit code, or the error's first line.
+    expect(text(el.querySelector('.tool-head .tool-outcome'))).toMatch(/^(exit \d+|error: .+)$/);
   });
 
   it('shows an interrupted flag', () => {
@@ -137,7 +138,7 @@ describe('Grep, Glob, LS', () => {
   it('Grep shows the pattern and matches', () => {
     const call = firstCall('Grep', (c) => (tur(c)?.numFiles ?? 0) > 0 || (tur(c)?.numLines ?? 0) > 0);
     const el = render(call);
-    expect(text(el.querySelector('.tool-summary .pattern'))).toBe(squash(call.input.pattern as string));
+    expect(text(el.querySelector('.tool-head .tool-target'))).toContain(squash(call.input.pattern as string));
     const t = tur(call);
     if (t.content) expect(text(el.querySelector('.tool-output'))).toContain(squash(t.content.split('\n')[0]).trim());
     else expect(el.querySelectorAll('.file-list li').length).toBe(t.filenames.length);
@@ -152,7 +153,7 @@ describe('Grep, Glob, LS', () => {
   it('LS shows the directory and listing', () => {
     const call = firstCall('LS');
     const el = render(call);
-    expect(text(el.querySelector('.tool-summary'))).toBe(call.input.path);
+    expect(text(el.querySelector('.tool-head .tool-target'))).toBe(call.input.path);
     expect(text(el.querySelector('.tool-output'))).toContain(String(call.input.path));
   });
 });
@@ -185,7 +186,7 @@ describe('Task / Agent', () => {
   it('renders the description, type, prompt and result of a real call', () => {
     const call = firstCall('Task', (c) => !!c.result && !c.result.isError && typeof c.input.prompt === 'string');
     const el = render(call);
-    expect(text(el.querySelector('.tool-summary'))).toBe(squash(call.input.description as string));
+    expect(text(el.querySelector('.tool-head .tool-target'))).toContain(squash(call.input.description as string));
     expect(text(el.querySelector('.badge-agent'))).toBe(call.input.subagent_type);
     expect(el.querySelector('details.agent-prompt')).not.toBeNull();
     expect(el.querySelector('details.agent-prompt')?.hasAttribute('open')).toBe(false);
@@ -231,7 +232,7 @@ describe('Web tools', () => {
   it('WebSearch shows the query and result links', () => {
     const call = firstCall('WebSearch', (c) => Array.isArray(tur(c)?.results));
     const el = render(call);
-    expect(text(el.querySelector('.tool-summary'))).toContain(String(call.input.query));
+    expect(text(el.querySelector('.tool-head .tool-target'))).toContain(String(call.input.query));
     const links = el.querySelectorAll('.links a');
     expect(links.length).toBeGreaterThan(0);
     for (const a of links) expect(a.getAttribute('rel')).toContain('nofollow');
@@ -267,7 +268,7 @@ describe('Interaction tools', () => {
     expect(text(render(nb).querySelector('.tool-summary .path'))).toBe(nb.input.notebook_path);
     const skill = firstCall('Skill');
     const skillEl = render(skill);
-    expect(text(skillEl.querySelector('.tool-summary'))).toContain(String(skill.input.skill));
+    expect(text(skillEl.querySelector('.tool-head .tool-target'))).toContain(String(skill.input.skill));
     expect(skillEl.classList.contains('is-error')).toBe(skill.result!.isError);
     const bo = firstCall('BashOutput', (c) => typeof tur(c)?.stdout === 'string' && tur(c).stdout.length > 0);
     const boEl = render(bo);
@@ -306,7 +307,7 @@ describe('MCP and unknown tools', () => {
     const el = render(call);
     expect(el.querySelector('.tool-input pre[data-lang="json"]')).not.toBeNull();
     expect(el.classList.contains('is-error')).toBe(true);
-    expect(text(el.querySelector('.badge-error'))).toBe('Error');
+    expect(text(el.querySelector('.tool-head .tool-outcome'))).toMatch(/^error: .*Command not found/);
     expect(text(el.querySelector('.tool-error'))).toContain('Command not found');
     for (const name of ['ToolSearch', 'SendMessage', 'TaskOutput']) expect(() => render(firstCall(name))).not.toThrow();
   });
@@ -336,18 +337,23 @@ describe('MCP and unknown tools', () => {
 });
 
 describe('shared behaviour', () => {
-  it('collapses long output behind a details summary with the line count', () => {
+  it('previews long output by its first lines, the rest behind a "show more" summary with the line count', () => {
     const stdout = Array.from({ length: 120 }, (_, i) => `line ${i}`).join('\n');
     const el = render(toolCall('Bash', { command: 'seq' }, { content: stdout, toolUseResult: { stdout, stderr: '', interrupted: false } }));
-    const details = el.querySelector('.tool-output details.long');
-    expect(details).not.toBeNull();
+    const preview = el.querySelector('.tool-output .preview');
+    expect(preview).not.toBeNull();
+    const head = preview!.querySelector(':scope > pre');
+    expect(text(head)).toContain('line 0');
+    expect(text(head)).not.toContain('line 119');
+    const details = preview!.querySelector(':scope > details.more');
     expect(details!.hasAttribute('open')).toBe(false);
-    expect(details!.querySelector('summary')?.textContent).toContain('120 lines');
+    expect(details!.querySelector('summary')?.textContent).toMatch(/^Show 110 more lines$/);
+    expect(text(details!.querySelector('pre'))).toContain('line 119');
   });
 
   it('keeps short output open', () => {
     const el = render(toolCall('Bash', { command: 'echo hi' }, { content: 'hi', toolUseResult: { stdout: 'hi', stderr: '', interrupted: false } }));
-    expect(el.querySelector('details.long')).toBeNull();
+    expect(el.querySelector('details.long, details.more')).toBeNull();
   });
 
   it('never writes SVG or unknown images as assets', () => {
@@ -643,5 +649,89 @@ describe('issue 11 tools: payloads in every new field are inert', () => {
       at('Agent', (p) => ({ description: p, subagent_type: p, team_name: p, name: p, mode: p, isolation: p, prompt: p }), (p) => ({ content: `${p}\nagentId: a1 (use SendMessage with to: 'a1')\nworktreePath: ${p}` })),
       at('EnterPlanMode', () => ({}), (p) => ({ content: p, isError: true })),
     ]);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Issue 11: content blocks that are not client tool calls (documented API shapes).
+
+describe('content blocks: documents, redacted thinking, server tools', () => {
+  const article = (html: string) => parse(html).querySelector('article') as Element;
+
+  it('a PDF attached to a prompt shows its name, type and size, and never its data', () => {
+    const pdf = Buffer.from('%PDF-1.7\n' + 'x'.repeat(3000)).toString('base64');
+    const m = userMsg('Summarise this', 'prompt', { blocks: [{ type: 'document', title: 'spec.pdf', source: { type: 'base64', media_type: 'application/pdf', data: pdf } }] });
+    const el = article(renderMessage(m, ctx));
+    expect(text(el.querySelector('.document'))).toBe('📄 spec.pdf · PDF · 3 KB (not shown)');
+    expect(el.innerHTML).not.toContain(pdf.slice(0, 40));
+    expect(el.querySelector('[href^="data:"], [src^="data:"], object, embed, iframe')).toBeNull();
+  });
+
+  it('a text document shows its text collapsed', () => {
+    const m = userMsg('Read this', 'prompt', { blocks: [{ type: 'document', title: 'notes.txt', source: { type: 'text', media_type: 'text/plain', data: 'line one\nline two' } }] });
+    const d = article(renderMessage(m, ctx)).querySelector('details.document');
+    expect(d?.hasAttribute('open')).toBe(false);
+    expect(text(d?.querySelector('summary'))).toBe('📄 notes.txt · text · 2 lines');
+    expect(d?.querySelector('pre')?.textContent).toContain('line two');
+  });
+
+  it('redacted thinking is a quiet note, and nothing when thinking is not rendered', async () => {
+    const m = assistantMsg([{ type: 'redacted_thinking', data: 'EuYBCkQYAiJA' }, { type: 'text', text: 'Answer' }]);
+    const el = article(renderMessage(m, ctx));
+    expect(text(el.querySelector('.thinking.redacted'))).toBe('Thinking withheld by the API (redacted)');
+    expect(el.innerHTML).not.toContain('EuYBCkQYAiJA');
+    const { ctx: noThinking } = await testContext({ renderThinking: false });
+    expect(article(renderMessage(m, noThinking)).querySelector('.thinking')).toBeNull();
+  });
+
+  it('a server web search shows the query and the results as links, once', () => {
+    const m = assistantMsg([
+      { type: 'server_tool_use', id: 'srvtoolu_01', name: 'web_search', input: { query: 'astro content layer' } },
+      { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_01', content: [
+        { type: 'web_search_result', title: 'Content Layer', url: 'https://docs.astro.build/en/guides/content-collections/', page_age: 'April 2, 2025', encrypted_content: 'Eq0x' },
+        { type: 'web_search_result', title: 'Astro 5', url: 'https://astro.build/blog/astro-5/', encrypted_content: 'Eq0y' },
+      ] },
+      { type: 'text', text: 'Found it.' },
+    ]);
+    const el = article(renderMessage(m, ctx));
+    const frame = el.querySelector('[data-tool-use-id="srvtoolu_01"]');
+    expect(frame?.getAttribute('data-tool')).toBe('web_search');
+    expect(text(frame)).toContain('astro content layer');
+    const links = [...el.querySelectorAll('ul.links a')];
+    expect(links.map((a) => a.getAttribute('href'))).toEqual(['https://docs.astro.build/en/guides/content-collections/', 'https://astro.build/blog/astro-5/']);
+    expect(links[0].getAttribute('rel')).toContain('nofollow');
+    expect(text(links[0])).toBe('Content Layer');
+    expect(el.querySelectorAll('ul.links').length).toBe(1);
+    expect(el.innerHTML).not.toContain('Eq0x');
+  });
+
+  it('a failed server search says so; a result without its call still shows its links', () => {
+    const failed = article(renderMessage(assistantMsg([
+      { type: 'server_tool_use', id: 's2', name: 'web_search', input: { query: 'q' } },
+      { type: 'web_search_tool_result', tool_use_id: 's2', content: { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' } },
+    ]), ctx));
+    expect(text(failed.querySelector('.tool-error'))).toBe('Search failed: max uses exceeded');
+    const orphan = article(renderMessage(assistantMsg([{ type: 'web_search_tool_result', tool_use_id: 'gone', content: [{ type: 'web_search_result', title: 'T', url: 'https://example.com/' }] }]), ctx));
+    expect(orphan.querySelector('.server-result a')?.getAttribute('href')).toBe('https://example.com/');
+  });
+
+  it('payloads in document and server tool fields are inert', () => {
+    expectInert([
+      ['document title', (p) => renderMessage(userMsg('x', 'prompt', { blocks: [{ type: 'document', title: p, context: p, source: { type: 'text', media_type: p, data: p } }] }), ctx)],
+      ['document pdf', (p) => renderMessage(userMsg('x', 'prompt', { blocks: [{ type: 'document', title: p, source: { type: 'base64', media_type: 'application/pdf', data: Buffer.from(p).toString('base64') } }] }), ctx)],
+      ['document url', (p) => renderMessage(userMsg('x', 'prompt', { blocks: [{ type: 'document', title: p, source: { type: 'url', url: p } }] }), ctx)],
+      ['server search', (p) => renderMessage(assistantMsg([
+        { type: 'server_tool_use', id: 's', name: p, input: { query: p, code: p } },
+        { type: 'web_search_tool_result', tool_use_id: 's', content: [{ type: 'web_search_result', title: p, url: p, page_age: p }] },
+      ]), ctx)],
+      ['server error', (p) => renderMessage(assistantMsg([
+        { type: 'server_tool_use', id: 's', name: 'web_search', input: { query: p } },
+        { type: 'web_search_tool_result', tool_use_id: 's', content: { type: 'web_search_tool_result_error', error_code: p } },
+      ]), ctx)],
+      ['other server result', (p) => renderMessage(assistantMsg([
+        { type: 'server_tool_use', id: 's', name: 'code_execution', input: { code: p } },
+        { type: 'code_execution_tool_result', tool_use_id: 's', content: { type: 'code_execution_result', stdout: p } },
+      ]), ctx)],
+    ], ['document pdf', 'server error']);
   });
 });

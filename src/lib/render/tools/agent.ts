@@ -1,6 +1,6 @@
 /** Task / Agent: a subagent's brief, its whole transcript nested, and its answer. */
 import { formatCount, formatDuration } from '../../format.js';
-import type { ToolCall } from '../../transcript/types.js';
+import type { Subagent, ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
 import { badgeHtml, errorBlock, field, markdownBlock, num, pathHtml, resultText, str, structured, toolFrame } from './common.js';
@@ -40,6 +40,16 @@ export function subagentTranscript(call: ToolCall, ctx: RenderContext): SafeHtml
     return html`<details class="subagent" data-subagent="${key}"><summary data-pagefind-ignore>Transcript · ${count}${statParts.length ? ` · ${statParts.join(' · ')}` : ''}${rebuilt}</summary><div class="subagent-body"><div class="subagent-label" data-pagefind-ignore>Subagent · ${name}</div>${body}</div></details>`;
   }
   return statParts.length ? html`<p class="agent-stats">${statParts.join(' · ')}</p>` : html``;
+}
+
+/**
+ * The compaction agent that wrote a compaction's summary (`agent-acompact-*.jsonl`),
+ * nested and collapsed under the compaction divider; empty when there is none.
+ */
+export function compactionAgentHtml(sub: Subagent | undefined, ctx: RenderContext): SafeHtml {
+  if (!sub || !sub.messages.length) return html``;
+  const body = ctx.depth >= MAX_DEPTH ? html`<p class="no-output">(nested too deep to show)</p>` : ctx.renderMessages(sub.messages);
+  return html`<details class="subagent compaction-agent" data-subagent="${sub.agentId ?? 'compaction'}"><summary>Compaction agent · ${formatCount(sub.messages.length)} messages</summary><div class="subagent-body">${body}</div></details>`;
 }
 
 /** Task / Agent: description, type, team and isolation, prompt (collapsible markdown), nested transcript, stats, result. */

@@ -252,17 +252,33 @@ export function toolFrame(call: ToolCall, ctx: RenderContext, parts: FrameParts)
   const isError = result?.isError === true;
   const row = summarizeToolCall(call);
   const classes = ['tool', `tool-${toolSlug(call.name)}`, parts.className, isError ? 'is-error' : '', !result ? 'no-result' : ''].filter(Boolean).join(' ');
-  const output = joinHtml([parts.output !== undefined ? parts.output : defaultOutput(call, ctx)]);
-  const input = joinHtml([parts.input]);
+  const output = onceOnPage(joinHtml([parts.output !== undefined ? parts.output : defaultOutput(call, ctx)]), call, ctx, 'output');
+  const input = onceOnPage(joinHtml([parts.input]), call, ctx, 'input');
   const summary = joinHtml([parts.summary]);
   const summaryText = summary.value ? markupText(summary.value) : '';
-  const note = summaryText && !(row.target ?? '').includes(summaryText) ? html`<p class="tool-summary">${summary}</p>` : html``;
+  // The renderer's summary is shown when it says more than the row: other words, or a link to follow.
+  const note = summaryText && (!(row.target ?? '').includes(summaryText) || summary.value.includes('<a ')) ? html`<p class="tool-summary">${summary}</p>` : html``;
   const outAttrs = ctx.indexToolOutput ? trustedHtml(' data-pagefind-weight="0.5"') : trustedHtml(' data-pagefind-ignore');
   const body = html`${note}${input.value ? html`<div class="tool-input" data-pagefind-weight="2">${input}</div>` : ''}${output.value ? html`<div class="tool-output"${outAttrs}>${output}</div>` : ''}`;
   const head = html`<span class="tool-name" data-pagefind-ignore>${row.tool}</span>${row.target ? html` <span class="tool-target">${row.target}</span>` : ''}${parts.badges ?? ''}${row.outcome ? html` <span class="tool-outcome" data-pagefind-ignore>${row.outcome}</span>` : ''}`;
-  if (!body.value) return html`<div class="${classes}" data-tool-use-id="${call.id}" data-tool="${call.name}"><div class="tool-head">${head}</div></div>`;
+  if (!body.value) return html`<div class="${classes}" id="t-${call.id}" data-tool-use-id="${call.id}" data-tool="${call.name}"><div class="tool-head">${head}</div></div>`;
   const open = (parts.open ?? OPEN_TOOLS.has(call.name)) ? trustedHtml(' open') : '';
-  return html`<details class="${classes}" data-tool-use-id="${call.id}" data-tool="${call.name}"${open}><summary class="tool-head">${head}</summary><div class="tool-body">${body}</div></details>`;
+  return html`<details class="${classes}" id="t-${call.id}" data-tool-use-id="${call.id}" data-tool="${call.name}"${open}><summary class="tool-head">${head}</summary><div class="tool-body">${body}</div></details>`;
+}
+
+/** Blocks shorter than this are repeated as they are: a link would save little. */
+const REPEAT_MIN_CHARS = 1500;
+
+/**
+ * A long input or output already shown by an earlier call on this page (a file
+ * read again, the same edit made by two subagents) becomes a link to it: the
+ * reader sees that it repeats, and the page does not carry it twice.
+ */
+function onceOnPage(block: SafeHtml, call: ToolCall, ctx: RenderContext, what: 'input' | 'output'): SafeHtml {
+  if (block.value.length < REPEAT_MIN_CHARS || !ctx.shownBefore) return block;
+  const earlier = ctx.shownBefore(`${what}:${block.value}`, call.id);
+  if (earlier === undefined || earlier === call.id) return block;
+  return html`<p class="tool-message repeat">Same ${what} as <a href="#t-${earlier}">an earlier call</a>; not repeated here.</p>`;
 }
 
 /** Result text as plain text plus any images; errors get their own class. */

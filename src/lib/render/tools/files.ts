@@ -151,23 +151,33 @@ const DIFF_PREVIEW_ROWS = 40;
 /** Word-diffing is quadratic in the worst case: runs longer than this are only marked by line. */
 const WORD_DIFF_MAX_CHARS = 6000;
 
-/** The rows of one hunk, numbered, with their syntax-highlighted markup. */
-function hunkRows(h: Hunk, lang: string): DiffRow[] {
+/**
+ * Diffs longer than this (rewrites, mostly) are shown without syntax colours: on
+ * the largest sessions their token spans were a fifth of the page, and a long
+ * diff is read by its added and removed lines, not its keywords.
+ */
+const DIFF_HIGHLIGHT_MAX_ROWS = 80;
+
+/** The rows of one hunk, numbered, with their markup (syntax-highlighted when `highlight`). */
+function hunkRows(h: Hunk, lang: string, highlight = true): DiffRow[] {
   const rows: DiffRow[] = [];
   let o = h.oldStart;
   let n = h.newStart;
   for (const line of h.lines) {
     const sign = line[0];
     if (sign === '\\') continue; // "\ No newline at end of file"
-    const text = sign === '+' || sign === '-' || sign === ' ' ? line.slice(1) : line;
-    if (sign === '+') rows.push({ kind: 'add', ln: n++, text, markup: '' });
-    else if (sign === '-') rows.push({ kind: 'del', ln: o++, text, markup: '' });
-    else {
-      rows.push({ kind: 'ctx', ln: n++, text, markup: '' });
-      o++;
+    const body = sign === '+' || sign === '-' || sign === ' ' ? line.slice(1) : line;
+    // A recorded line holding newlines (odd data) becomes several rows, so every row is one line.
+    for (const text of body.split(/\r\n?|\n/)) {
+      if (sign === '+') rows.push({ kind: 'add', ln: n++, text, markup: '' });
+      else if (sign === '-') rows.push({ kind: 'del', ln: o++, text, markup: '' });
+      else {
+        rows.push({ kind: 'ctx', ln: n++, text, markup: '' });
+        o++;
+      }
     }
   }
-  const lines = highlightLines(rows.map((r) => r.text).join('\n'), { lang }).value.split('\n');
+  const lines = highlight ? highlightLines(rows.map((r) => r.text).join('\n'), { lang }).value.split('\n') : rows.map((r) => escapeHtml(r.text));
   rows.forEach((r, i) => (r.markup = lines[i] ?? ''));
   markChangedWords(rows);
   return rows;
@@ -220,14 +230,15 @@ function applyMarks(rows: DiffRow[], parts: Change[]): void {
       if (idx > 0) lines.push('');
       if (!piece) return;
       const text = escapeHtml(piece);
-      lines[lines.length - 1] += changed && piece.trim() ? `<mark class="wd">${text}</mark>` : text;
+      lines[lines.length - 1] += changed && piece.trim() ? `<mark>${text}</mark>` : text;
     });
   }
   rows.forEach((r, i) => (r.markup = lines[i] ?? escapeHtml(r.text)));
 }
 
 function rowsHtml(rows: DiffRow[]): string {
-  return rows.map((r) => `<span class="line ${r.kind}" data-ln="${r.ln}">${r.markup}</span>`).join('\n');
+  // Context lines need no class of their own: every byte per line counts on long diffs.
+  return rows.map((r) => `<span class="${r.kind === 'ctx' ? 'line' : `line ${r.kind}`}" data-ln="${r.ln}">${r.markup}</span>`).join('\n');
 }
 
 function diffPre(rows: DiffRow[], lang: string): SafeHtml {
@@ -240,7 +251,8 @@ function diffPre(rows: DiffRow[], lang: string): SafeHtml {
  * marked. A long diff shows its first rows and the rest behind "show more".
  */
 export function renderHunks(hunks: Hunk[], lang: string): SafeHtml {
-  const all = hunks.map((h) => ({ h, rows: hunkRows(h, lang) }));
+  const size = hunks.reduce((a, h) => a + h.lines.length, 0);
+  const all = hunks.map((h) => ({ h, rows: hunkRows(h, lang, size <= DIFF_HIGHLIGHT_MAX_ROWS) }));
   const total = all.reduce((a, x) => a + x.rows.length, 0);
   if (!all.length) return html`<p class="no-output">(no changes)</p>`;
   const budget = total > DIFF_COLLAPSE_ROWS ? DIFF_PREVIEW_ROWS : Infinity;

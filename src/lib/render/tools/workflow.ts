@@ -1,4 +1,5 @@
 /** Workflow: a dynamic workflow run (a JavaScript orchestrator that fans out into agents). */
+import { formatCount, formatDuration } from '../../format.js';
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
@@ -29,6 +30,19 @@ function argsHtml(args: unknown): SafeHtml {
   return field('Arguments', html`<code>${text.length > 400 ? `${text.slice(0, 400)}…` : text}</code>`);
 }
 
+/** Each agent of the run, nested and collapsed: its label, stats and transcript (`data-subagent`). */
+function workflowAgentsHtml(call: ToolCall, ctx: RenderContext): SafeHtml {
+  const agents = call.workflowAgents ?? [];
+  if (!agents.length) return html``;
+  const items = agents.map((a, i) => {
+    const label = [a.agentType, a.description].filter(Boolean).join(': ') || `Agent ${i + 1}`;
+    const stats = [formatDuration(a.stats.durationMs), a.stats.totalTokens !== undefined ? `${formatCount(a.stats.totalTokens)} tokens` : '', `${formatCount(a.stats.toolUseCount)} tool call${a.stats.toolUseCount === 1 ? '' : 's'}`].filter(Boolean).join(' · ');
+    const body = ctx.depth >= 4 ? html`<p class="no-output">(nested too deep to show)</p>` : ctx.renderMessages(a.messages);
+    return html`<details class="subagent workflow-agent" data-subagent="${a.agentId ?? `${call.id}-${i}`}"><summary>${label} · ${formatCount(a.messages.length)} messages${stats ? ` · ${stats}` : ''}</summary><div class="subagent-body">${body}</div></details>`;
+  });
+  return html`<div class="workflow-agents"><p class="count">${formatCount(agents.length)} agent${agents.length === 1 ? '' : 's'} in this run</p>${items}</div>`;
+}
+
 /** Workflow: its name and purpose, the script (collapsed), the run's task id, and its agents when linked. */
 export function renderWorkflow(call: ToolCall, ctx: RenderContext): SafeHtml {
   const i = call.input;
@@ -36,7 +50,7 @@ export function renderWorkflow(call: ToolCall, ctx: RenderContext): SafeHtml {
   const meta = script ? workflowMeta(script) : {};
   const name = str(i.name) ?? meta.name;
   const scriptHtml = script ? html`<details class="workflow-script"><summary>Orchestrator script</summary>${codeBlock(script, 'javascript', { label: 'Script' })}</details>` : '';
-  const input = html`${field('Purpose', meta.description)}${field('Script', pathHtml(str(i.scriptPath)))}${field('Resumes run', str(i.resumeFromRunId))}${argsHtml(i.args)}${scriptHtml}${subagentTranscript(call, ctx)}`;
+  const input = html`${field('Purpose', meta.description)}${field('Script', pathHtml(str(i.scriptPath)))}${field('Resumes run', str(i.resumeFromRunId))}${argsHtml(i.args)}${scriptHtml}${subagentTranscript(call, ctx)}${workflowAgentsHtml(call, ctx)}`;
   const output = orError(call, () => {
     if (!call.result) return '';
     const s = structured(call);

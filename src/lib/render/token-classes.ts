@@ -1,0 +1,69 @@
+/**
+ * How shiki's tokens become class names: shared by the build's highlighter
+ * (highlight.ts) and the browser's, which highlights code left plain in a
+ * closed `<details>` when it is opened (src/scripts/lazy-highlight.ts). Pure,
+ * with no import of shiki itself, so the page script stays small until used.
+ */
+import type { ThemedToken } from 'shiki';
+
+/**
+ * Marks a code block left plain because it sat in a closed `<details>` when the
+ * page was built (with a value: the sanitiser drops empty attributes).
+ */
+export const LAZY_ATTR = 'data-hl="lazy"';
+/** Selects the blocks marked with `LAZY_ATTR`. */
+export const LAZY_SELECTOR = `pre[${LAZY_ATTR}]`;
+
+/** The css-variables theme every highlighter uses: token colours are `var(--shiki-…)`, turned into classes below. */
+export const THEME_NAME = 'sp-css-variables';
+export const THEME_OPTIONS = { name: THEME_NAME, variablePrefix: '--shiki-', fontStyle: true } as const;
+
+/** One line of code: runs of text, each with the class of its colour (none for plain text). */
+export type Line = Array<{ content: string; cls?: string }>;
+
+const VAR_RE = /^var\(--shiki-([a-z0-9-]+)\)$/i;
+
+/**
+ * Short class names for the syntax colours: a highlighted page holds tens of
+ * thousands of token spans, and `s-token-punctuation` on each of them made
+ * class attributes close to half of a page's bytes.
+ */
+const TOKEN_CLASS: Record<string, string> = {
+  'token-keyword': 't-k',
+  'token-string': 't-s',
+  'token-string-expression': 't-se',
+  'token-comment': 't-c',
+  'token-constant': 't-n',
+  'token-function': 't-f',
+  'token-parameter': 't-p',
+  'token-link': 't-l',
+  'token-inserted': 't-i',
+  'token-deleted': 't-d',
+  'token-changed': 't-g',
+};
+
+/** Turns a line's tokens (theme colours as CSS variable references, font styles) into runs with class names. */
+export function toLine(tokens: ThemedToken[]): Line {
+  const out: Line = [];
+  for (const t of tokens) {
+    const classes: string[] = [];
+    const fg = t.color ? VAR_RE.exec(t.color)?.[1] : undefined;
+    // Punctuation keeps the text colour: colouring it doubled the spans per line for little gain.
+    if (fg && fg !== 'foreground' && fg !== 'token-punctuation') classes.push(TOKEN_CLASS[fg] ?? `s-${fg}`);
+    const bg = t.bgColor ? VAR_RE.exec(t.bgColor)?.[1] : undefined;
+    if (bg && bg !== 'background') classes.push(`sb-${bg}`);
+    const fs = t.fontStyle ?? 0;
+    if (fs > 0) {
+      if (fs & 1) classes.push('s-i');
+      if (fs & 2) classes.push('s-b');
+      if (fs & 4) classes.push('s-u');
+      if (fs & 8) classes.push('s-x');
+    }
+    const cls = classes.length ? classes.join(' ') : undefined;
+    const prev = out[out.length - 1];
+    // Adjacent tokens of the same colour become one span: far fewer elements per page.
+    if (prev && prev.cls === cls) prev.content += t.content;
+    else out.push({ content: t.content, cls });
+  }
+  return out;
+}

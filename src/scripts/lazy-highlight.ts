@@ -1,0 +1,69 @@
+/**
+ * Highlights, in the browser, the code blocks the build left plain because they
+ * sat in a closed `<details>` (most tool output): when such a block is shown
+ * (its `<details>` opened), shiki is loaded from the site itself (a chunk of
+ * this page's scripts, one more per grammar, no request elsewhere) and the
+ * block's text is re-drawn as coloured runs, with the same classes the build
+ * uses. Without JavaScript the code stays readable, plain. Text is only ever
+ * set through `textContent`: nothing from the page is parsed as HTML.
+ */
+import { LAZY_SELECTOR, type Line } from '../lib/render/token-classes';
+
+type Tokenize = (code: string, lang: string) => Promise<Line[] | undefined>;
+let engine: Promise<Tokenize> | undefined;
+
+/** Starts highlighting code blocks as their `<details>` open. */
+export function initLazyHighlight(): void {
+  // `toggle` does not bubble: listen in the capture phase, once for the whole page.
+  document.addEventListener('toggle', (e) => {
+    if (e.target instanceof HTMLDetailsElement && e.target.open) highlightShown(e.target);
+  }, true);
+  // Blocks already shown (a <details> opened before this ran, e.g. by a link to a message inside it).
+  highlightShown(document.body);
+}
+
+/** Every lazy block under `root` that nothing closed hides. */
+function highlightShown(root: Element): void {
+  for (const pre of root.querySelectorAll<HTMLElement>(LAZY_SELECTOR)) {
+    if (pre.closest('details:not([open])')) continue;
+    pre.removeAttribute('data-hl');
+    void highlightBlock(pre).catch(() => {
+      // Plain text is an acceptable answer (a grammar that failed to load, say).
+    });
+  }
+}
+
+async function highlightBlock(pre: HTMLElement): Promise<void> {
+  const lang = pre.dataset.lang;
+  const code = pre.querySelector(':scope > code');
+  if (!lang || !code) return;
+  engine ??= import('./lazy-highlight-engine').then((m) => m.tokenize);
+  const tokenize = await engine;
+  // Diffs: one element per line (it carries the line's background); otherwise one text run, maybe beside a gutter.
+  const lineEls = [...code.querySelectorAll<HTMLElement>(':scope > span.line')];
+  const target = lineEls.length ? undefined : (code.querySelector<HTMLElement>(':scope > span.src') ?? code);
+  const text = lineEls.length ? lineEls.map((el) => el.textContent ?? '').join('\n') : (target!.textContent ?? '');
+  const lines = await tokenize(text, lang);
+  if (!lines) return;
+  if (lineEls.length) {
+    lineEls.forEach((el, i) => el.replaceChildren(...runs(lines[i] ?? [{ content: el.textContent ?? '' }])));
+  } else {
+    const nodes: Node[] = [];
+    lines.forEach((line, i) => {
+      if (i > 0) nodes.push(document.createTextNode('\n'));
+      nodes.push(...runs(line));
+    });
+    target!.replaceChildren(...nodes);
+  }
+}
+
+/** A line's runs as nodes: text, or a span with the run's class. */
+function runs(line: Line): Node[] {
+  return line.map(({ content, cls }) => {
+    if (!cls) return document.createTextNode(content);
+    const span = document.createElement('span');
+    span.className = cls;
+    span.textContent = content;
+    return span;
+  });
+}

@@ -1,0 +1,141 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JSDOM } from 'jsdom';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSite, listFiles, readAllText, type BuildRun } from '../helpers/build.js';
+import { repoRoot } from '../helpers/shared.js';
+
+/**
+ * A site built from our own 2.1.x fixture tree (test/fixtures/format-2.1,
+ * written from the documented shapes and the composite records): what a
+ * reader sees, what the build log says, and that no planted secret from a
+ * file beside a session reaches the site, the search index or the caches.
+ */
+const root = join(repoRoot, 'test', 'fixtures', 'format-2.1');
+const E = JSON.parse(readFileSync(join(root, 'EXPECT.json'), 'utf8'));
+const out = mkdtempSync(join(tmpdir(), 'sp-format21-'));
+let run: BuildRun;
+
+/** Every page of a session (a long one is paginated), joined into one document. */
+function sessionDoc(sessionId: string): Document {
+  const files = listFiles(join(out, 'sessions')).filter((f) => f.includes(`/${sessionId}/`) && f.endsWith('index.html')).sort();
+  if (!files.length) throw new Error(`no page for ${sessionId}`);
+  return new JSDOM(files.map((f) => readFileSync(f, 'utf8')).join('\n')).window.document;
+}
+
+/** The element of a tool call, by its id. */
+function callEl(doc: Document, id: string): Element {
+  const el = doc.querySelector(`[data-tool-use-id="${id}"]`);
+  if (!el) throw new Error(`no element for tool call ${id}`);
+  return el;
+}
+
+afterAll(() => {
+  rmSync(out, { recursive: true, force: true });
+  rmSync(`${out}-cache`, { recursive: true, force: true });
+});
+
+beforeAll(async () => {
+  run = await buildSite(out, { SESSIONPRESS_SOURCE: root, ASTRO_TELEMETRY_DISABLED: '1' });
+  if (run.code !== 0) throw new Error(`build failed:\n${run.log.slice(-3000)}`);
+}, 600_000);
+
+describe('2.1.x sessions as a reader sees them', () => {
+  it('nests a sidecar-linked subagent, and the agent it spawned, inside the spawning calls', () => {
+    const doc = sessionDoc(E.sessions.everything);
+    const sub = callEl(doc, E.sidecarAgent.toolUseId).querySelector('[data-subagent]');
+    expect(sub).not.toBeNull();
+    for (const id of E.sidecarAgent.calls) expect(sub!.querySelector(`[data-tool-use-id="${id}"]`), id).not.toBeNull();
+    const nested = sub!.querySelector(`[data-tool-use-id="${E.nestedAgent.toolUseId}"] [data-subagent]`);
+    expect(nested).not.toBeNull();
+    for (const id of E.nestedAgent.calls) expect(nested!.querySelector(`[data-tool-use-id="${id}"]`), id).not.toBeNull();
+  });
+
+  it('shows a subagent rebuilt from agent_progress entries inside its Task call', () => {
+    const doc = sessionDoc(E.sessions.progress);
+    const sub = callEl(doc, E.progressAgent.toolUseId).querySelector('[data-subagent]');
+    expect(sub).not.toBeNull();
+    for (const id of E.progressAgent.calls) expect(sub!.querySelectorAll(`[data-tool-use-id="${id}"]`), id).toHaveLength(1);
+  });
+
+  it('shows the whole persisted output, not the preview', () => {
+    const doc = sessionDoc(E.sessions.everything);
+    const text = callEl(doc, E.persisted.toolUseId).textContent ?? '';
+    expect(text).toContain(E.persisted.endMarker);
+    expect(text).not.toContain('Preview (first 2KB)');
+  });
+
+  it('titles by the custom title, and a command-driven session by its command', () => {
+    expect(sessionDoc(E.sessions.everything).querySelector('h1')?.textContent?.trim()).toBe(E.titles[E.sessions.everything]);
+    expect(sessionDoc(E.sessions.command).querySelector('h1')?.textContent?.trim()).toBe(E.titles[E.sessions.command]);
+  });
+
+  it('links the pull requests from the header, and shows worktree, agent name and tags', () => {
+    const header = sessionDoc(E.sessions.everything).querySelector('.session-header')!;
+    for (const pr of E.pullRequests) expect(header.querySelector(`a[href="${pr.url}"]`), pr.url).not.toBeNull();
+    const text = header.textContent ?? '';
+    expect(text).toContain(E.worktree.branch);
+    expect(text).toContain(E.agentName);
+    for (const t of E.tags) expect(text).toContain(t);
+  });
+
+  it('shows models without a dated price as "price unknown", never as a silent zero', () => {
+    const header = sessionDoc(E.sessions.everything).querySelector('.session-header')!;
+    const line = [...header.querySelectorAll('.usage li')].find((li) => li.textContent?.includes('claude-sonnet-5'));
+    expect(line?.textContent).toContain('price unknown');
+  });
+
+  it('renders tagged prompt text as what it means, never as raw tags (engineer B renders the tags)', () => {
+    const html = listFiles(join(out, 'sessions'))
+      .filter((f) => f.includes(`/${E.sessions.everything}/`) && f.endsWith('.html'))
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
+    for (const tag of ['task-notification', 'ide_selection']) {
+      expect(html, tag).not.toContain(`&lt;${tag}&gt;`);
+      expect(html, tag).not.toContain(`<${tag}>`);
+    }
+    // Not by leaving them out: the background agent's notification is on the page.
+    const doc = sessionDoc(E.sessions.everything);
+    expect(doc.querySelector(`[data-uuid="${E.taskNotificationUuid}"]`)).not.toBeNull();
+  });
+});
+
+describe('the build log of 2.1.x sessions', () => {
+  it('says nothing about the record kinds the issue names', () => {
+    for (const kind of ['mode', 'agent-name', 'pr-link', 'frame-link', 'worktree-state', 'bridge-session', 'attachment', 'progress', 'custom-title', 'ai-title', 'tag', 'started', 'result', 'marble-origami-commit', 'atis-latch']) {
+      expect(run.log, kind).not.toContain(`unknown entry type "${kind}"`);
+    }
+    expect(run.log).not.toMatch(/acompact[^\n]*(missing|unmatched)/);
+  });
+
+  it('gives one line per file per kind of problem, with a count and line numbers', () => {
+    const unknown = run.log.split('\n').filter((l) => l.includes('[unknown-type]'));
+    expect(unknown[0]).toMatch(/\.jsonl:\d+: unknown entry type/);
+    expect(unknown).toHaveLength(1);
+    expect(unknown[0]).toContain(`${E.unknownTypeLines} of this kind in this file`);
+    expect(unknown[0]).toMatch(/lines \d+, \d+, \d+/);
+  });
+
+  it('gives a file of random bytes exactly one line', () => {
+    const lines = run.log.split('\n').filter((l) => l.includes(`${E.sessions.randomBytes}.jsonl:`) && /\[[a-z-]+\]/.test(l) && !l.includes('skipped '));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('[not-jsonl]');
+  });
+
+  it('counts the known records it does not show in the summary', () => {
+    expect(run.log).toMatch(/known records not shown: .*\d+ hook results/);
+    expect(run.log).toMatch(/\d+ listings/);
+  });
+});
+
+describe('secrets in the files beside a session', () => {
+  it('reach neither the site, the search index nor the caches', () => {
+    const texts = [...readAllText(out), ...readAllText(`${out}-cache`), ...readAllText(join(repoRoot, '.astro'))];
+    expect(texts.some((t) => t.file.includes('pagefind'))).toBe(true);
+    for (const t of texts) {
+      for (const secret of Object.values(E.secrets) as string[]) if (t.text.includes(secret)) expect.fail(`${t.file} holds a planted secret`);
+      if (t.text.includes(`/home/${E.username}`)) expect.fail(`${t.file} holds the home path of ${E.username}`);
+    }
+  });
+});
