@@ -175,11 +175,12 @@ const SETUP: Record<ShotName, Setup> = {
     await page.goto(siteUrl);
   },
   async session(page, siteUrl) {
-    // The session with the most messages: the one that shows the most of the layout.
+    // The session whose overview has the most parts (outcome, files, subagents), then the most messages:
+    // the one that shows the most of the layout.
     let best = { href: '', n: -1 };
     for (const href of await sessionLinks(page, siteUrl)) {
       await page.goto(href);
-      const n = await page.locator('[data-transcript] [data-uuid]').count();
+      const n = (await page.locator('.overview section').count()) * 10_000 + (await page.locator('[data-transcript] [data-uuid]').count());
       if (n > best.n) best = { href, n };
     }
     await page.goto(best.href);

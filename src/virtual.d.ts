@@ -3,3 +3,8 @@ declare module 'virtual:sessionpress/config' {
   const config: import('./schemas/config.js').SessionpressConfig;
   export default config;
 }
+
+declare module 'virtual:sessionpress/lazy-highlight' {
+  /** Where the browser's highlighter and its grammars are, relative to the site's base (src/integrations/lazy-highlight.ts). */
+  export const highlightFolder: string;
+}

@@ -28,7 +28,7 @@ export function sessionpress(): AstroIntegration {
           // A URL, as Astro holds it once resolved: updateConfig does not resolve it again.
           cacheDir: pathToFileURL(`${astroCacheDir(root)}/`),
           integrations: [pagefindIntegration({ shardBytes: user.search.shardSizeMB * 1e6 })],
-          vite: { plugins: [configModulePlugin(user)] },
+          vite: { plugins: [configModulePlugin(user)], build: { rollupOptions: { onwarn: quietWarnings } } },
         };
         updateConfig(settings);
       },
@@ -49,6 +49,16 @@ function loadConfigOrExit(root: string): SessionpressConfig {
     process.stderr.write(`\n${err.message}\n\nFix the configuration and run the command again.\n\n`);
     process.exit(1);
   }
+}
+
+/**
+ * Drops the bundler's warning about Astro's own `"use astro:head-inject"`
+ * directive in MDX notes: it is harmless, Astro's to fix, and it arrives with
+ * raw colour codes and a code frame even when the log goes to a file.
+ */
+function quietWarnings(warning: { code?: string; message: string }, warn: (w: { code?: string; message: string }) => void): void {
+  if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && warning.message.includes('astro:head-inject')) return;
+  warn(warning);
 }
 
 /** Serves the validated config as a module: plain JSON, so it is the same value everywhere. */

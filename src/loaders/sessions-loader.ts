@@ -102,7 +102,9 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
   }
   const secs = ((performance.now() - started) / 1000).toFixed(1);
   context.logger.info(
-    `${totals.sessions} sessions (${totals.reused} unchanged, ${totals.skipped} skipped), ${totals.messages} messages, ${totals.toolCalls} tool calls, ` +
+    // Messages and tool calls are counted while processing: an unchanged session adds none, so say what was processed.
+    `${totals.sessions} sessions (${totals.reused} unchanged, ${totals.skipped} skipped), ` +
+      (totals.sessions > totals.reused ? `${totals.sessions - totals.reused} processed: ${totals.messages} messages, ${totals.toolCalls} tool calls, ` : 'nothing to process, ') +
       `${totals.badLines} bad lines, ${totals.problems} other problems, ${totals.redactions} redactions, ${(totals.bytes / 1e6).toFixed(1)} MB read in ${secs}s`,
   );
   const hidden = Object.entries(totals.hidden).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));

@@ -1,16 +1,22 @@
 /**
  * Highlights, in the browser, the code blocks the build left plain because they
  * sat in a closed `<details>` (most tool output): when such a block is shown
- * (its `<details>` opened), shiki is loaded from the site itself (a chunk of
- * this page's scripts, one more per grammar, no request elsewhere) and the
- * block's text is re-drawn as coloured runs, with the same classes the build
+ * (its `<details>` opened), shiki is loaded from the site itself
+ * (src/integrations/lazy-highlight.ts: one file, then one per grammar; no
+ * request elsewhere) and the block's text is re-drawn as coloured runs, with the same classes the build
  * uses. Without JavaScript the code stays readable, plain. Text is only ever
  * set through `textContent`: nothing from the page is parsed as HTML.
  */
+import { highlightFolder } from 'virtual:sessionpress/lazy-highlight';
 import { LAZY_SELECTOR, type Line } from '../lib/render/token-classes';
 
-type Tokenize = (code: string, lang: string) => Promise<Line[] | undefined>;
+type Tokenize = (code: string, lang: string, langsUrl: string) => Promise<Line[] | undefined>;
 let engine: Promise<Tokenize> | undefined;
+
+/** The highlighter's folder on this site: under the base the layout puts on <body>. */
+function folderUrl(): string {
+  return new URL(`${document.body.dataset.base ?? '/'}${highlightFolder}`, location.href).href;
+}
 
 /** Starts highlighting code blocks as their `<details>` open. */
 export function initLazyHighlight(): void {
@@ -37,13 +43,14 @@ async function highlightBlock(pre: HTMLElement): Promise<void> {
   const lang = pre.dataset.lang;
   const code = pre.querySelector(':scope > code');
   if (!lang || !code) return;
-  engine ??= import('./lazy-highlight-engine').then((m) => m.tokenize);
+  // Not bundled by Vite (see src/integrations/lazy-highlight.ts): loaded from the site by URL.
+  engine ??= import(/* @vite-ignore */ `${folderUrl()}engine.mjs`).then((m: { tokenize: Tokenize }) => m.tokenize);
   const tokenize = await engine;
   // Diffs: one element per line (it carries the line's background); otherwise one text run, maybe beside a gutter.
   const lineEls = [...code.querySelectorAll<HTMLElement>(':scope > span.line')];
   const target = lineEls.length ? undefined : (code.querySelector<HTMLElement>(':scope > span.src') ?? code);
   const text = lineEls.length ? lineEls.map((el) => el.textContent ?? '').join('\n') : (target!.textContent ?? '');
-  const lines = await tokenize(text, lang);
+  const lines = await tokenize(text, lang, `${folderUrl()}langs/`);
   if (!lines) return;
   if (lineEls.length) {
     lineEls.forEach((el, i) => el.replaceChildren(...runs(lines[i] ?? [{ content: el.textContent ?? '' }])));

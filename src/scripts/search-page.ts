@@ -22,6 +22,8 @@ export async function initSearchPage(): Promise<void> {
   const status = document.querySelector<HTMLElement>('[data-search-page-status]');
   const more = document.querySelector<HTMLButtonElement>('[data-search-page-more]');
   if (!input || !sort || !box || !list || !status || !more) return;
+  // The <noscript> note is for readers without JavaScript.
+  status.replaceChildren();
   const initial = readSearchState(location.search);
   input.value = initial.q;
   const pagefind = await loadPagefind();

@@ -16,7 +16,7 @@ import { corpusRoot, fixturesRoot, loadExpect } from '../helpers/shared.js';
  * collapsing working from file://.
  */
 const E = loadExpect();
-const IMAGES_SESSION = 'images-in-tool-results';
+const IMAGES_SESSION = '9e953218-585f-4692-89df-9e0747a31c68';
 let dir: string;
 let browser: Browser;
 
@@ -84,7 +84,16 @@ describe('HTML export in a browser with the network blocked', () => {
       [ids, calls] as const,
     );
     expect(missing).toEqual([]);
-    const images = await page.evaluate(() => [...document.images].map((i) => ({ src: i.src.slice(0, 11), ok: i.complete && i.naturalWidth > 0 })));
+    // Images are lazy: load each now (it is in the file already) and check it decodes.
+    const images = await page.evaluate(() =>
+      Promise.all(
+        [...document.images].map(async (i) => {
+          i.loading = 'eager';
+          await i.decode().catch(() => undefined);
+          return { src: i.src.slice(0, 11), ok: i.complete && i.naturalWidth > 0 };
+        }),
+      ),
+    );
     expect(images.length).toBeGreaterThan(0);
     for (const img of images) expect(img).toEqual({ src: 'data:image/', ok: true });
     const html = readFileSync(file, 'utf8');

@@ -108,6 +108,7 @@ describe('the index page', () => {
     expect(await visibleCards(page).count()).toBe(sessions.length);
     // Grouped by day, each card names its project.
     expect(await page.locator('.day-group li.card .card-project:visible').count()).toBe(sessions.length);
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await page.reload();
     await expect.poll(() => page.locator('.day-group:visible').count()).toBe(days.length);
     await page.locator('[data-group-toggle] button[data-group="project"]').click();

@@ -58,6 +58,17 @@ async function openDialog(page: Page, query: string): Promise<void> {
   await expect.poll(() => page.locator('[data-search-status]').textContent(), { timeout: 15_000 }).toMatch(/\d+ sessions? match/);
 }
 
+/** Clicks the search page's "More results" until every result is shown. */
+async function showAll(page: Page): Promise<void> {
+  const rows = page.locator('[data-search-page-results] > li');
+  const more = page.locator('[data-search-page-more]');
+  while (await more.isVisible()) {
+    const before = await rows.count();
+    await more.click();
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBeGreaterThan(before);
+  }
+}
+
 /** Every session page's transcript, parsed. */
 function transcripts(): Array<{ path: string; doc: Document }> {
   return sessionPaths.map((path) => ({ path, doc: new JSDOM(readFileSync(join(out, path, 'index.html'), 'utf8')).window.document }));
@@ -144,7 +155,8 @@ describe('search', () => {
     const firstPage = await rows.locator('a.result-title').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     const total = Number(/^(\d+)/.exec((await page.locator('[data-search-page-status]').textContent()) ?? '')?.[1]);
     expect(total).toBeGreaterThanOrEqual(COMMON_SESSIONS);
-    while (await more.isVisible()) await more.click();
+    expect(await more.isVisible()).toBe(true);
+    await showAll(page);
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(total);
     const all = await rows.locator('a.result-title').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     expect(new Set(all).size).toBe(total);
@@ -207,10 +219,12 @@ describe('search', () => {
     const page = await open('search/');
     const excerpts: string[] = [];
     for (const q of [COMMON_WORD, 'audit', 'file', 'the', 'diff', 'test', 'error', 'function']) {
+      // Cleared first, so the status waited for belongs to this query.
+      await page.fill('[data-search-page-input]', '');
+      await expect.poll(() => page.locator('[data-search-page-status]').textContent(), { timeout: 15_000 }).toBe('');
       await page.fill('[data-search-page-input]', q);
       await expect.poll(() => page.locator('[data-search-page-status]').textContent(), { timeout: 15_000 }).toMatch(/\d+ sessions? match/);
-      const more = page.locator('[data-search-page-more]');
-      while (await more.isVisible()) await more.click();
+      await showAll(page);
       excerpts.push(...(await page.locator('[data-search-page-results] .result-excerpt').allTextContents()));
     }
     expect(excerpts.length).toBeGreaterThan(COMMON_SESSIONS);

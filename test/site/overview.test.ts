@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
@@ -125,12 +125,16 @@ describe('the overview of every corpus session, against the model', () => {
 });
 
 describe('the overview on a built session page', () => {
+  // Two corpus folders: one with commits and many edits, one with a pull request (`pr-link` lines).
   const project = '-Users-chip-dev-ai-music';
+  const withPr = '-fixtures-agent-sessions';
   const out = mkdtempSync(join(tmpdir(), 'sp-overview-'));
+  const source = mkdtempSync(join(tmpdir(), 'sp-overview-src-'));
   let pages: Array<{ file: string; doc: Document }> = [];
 
   beforeAll(async () => {
-    const run = await buildSite(out, { SESSIONPRESS_SOURCE: join(corpusRoot, project) });
+    for (const p of [project, withPr]) cpSync(join(corpusRoot, p), join(source, p), { recursive: true });
+    const run = await buildSite(out, { SESSIONPRESS_SOURCE: source });
     if (run.code !== 0) throw new Error(`build failed:\n${run.log.slice(-3000)}`);
     pages = listFiles(join(out, 'sessions'))
       .filter((f) => f.endsWith('index.html'))
@@ -138,6 +142,7 @@ describe('the overview on a built session page', () => {
   }, 300_000);
 
   afterAll(() => {
+    rmSync(source, { recursive: true, force: true });
     rmSync(out, { recursive: true, force: true });
     rmSync(`${out}-cache`, { recursive: true, force: true });
   });
@@ -179,5 +184,20 @@ describe('the overview on a built session page', () => {
       for (const li of commits) expect(doc.getElementById(li.querySelector('a')!.getAttribute('href')!.slice(1))).not.toBeNull();
     }
     expect(checked).toBeGreaterThan(0);
+  });
+
+  it('links the pull requests the session opened', () => {
+    const opened = sessions.filter((s) => s.projectFolder === withPr && s.facts.pullRequests.length > 0);
+    expect(opened.length).toBeGreaterThan(0);
+    for (const s of opened) {
+      const page = pages.find((p) => p.file.includes(`/${s.sessionId}/index.html`));
+      expect(page, s.file).toBeDefined();
+      const outcome = page!.doc.querySelector('nav.overview section[aria-label="Outcome"]')!;
+      expect(outcome, s.file).not.toBeNull();
+      for (const pr of s.facts.pullRequests) {
+        const link = [...outcome.querySelectorAll('a')].find((a) => a.textContent === `Pull request #${pr.number}`);
+        expect(link?.getAttribute('href'), s.file).toBe(pr.url);
+      }
+    }
   });
 });

@@ -33,6 +33,9 @@ const ASSET_PREFIX = 'sessionpress-export-asset/';
 /** The stylesheets of the site, in the order the layout imports them. */
 const STYLES = ['src/styles/site.css', 'src/styles/transcript.css'];
 
+/** The few rules the export's own header needs beyond the site's stylesheets (the PR badge's live in its component). */
+const EXPORT_CSS = `.pr-badge{display:inline-block;border:1px solid light-dark(#8250df,#a371f7);color:light-dark(#6639ba,#d2a8ff);background:light-dark(#fbefff,#271052);border-radius:999px;padding:0 .55em;font-size:.85em;margin-right:.4em}`;
+
 /** Same as the layout's: applies a stored theme before paint. */
 const THEME_SCRIPT = `try{const t=localStorage.getItem('sessionpress-theme');if(t==='dark'||t==='light')document.documentElement.dataset.theme=t}catch{}`;
 
@@ -101,7 +104,7 @@ export function inlineAssets(markup: string, assets: AssetRef[]): string {
 async function readStyles(root: string): Promise<string> {
   const parts = await Promise.all(STYLES.map((p) => readFile(join(root, p), 'utf8')));
   // A stylesheet never holds `</style` in practice; make sure of it, as the CSS is inlined.
-  return parts.join('\n').replace(/<\/style/gi, '<\\/style');
+  return [...parts, EXPORT_CSS].join('\n').replace(/<\/style/gi, '<\\/style');
 }
 
 let bundled: Promise<string> | undefined;

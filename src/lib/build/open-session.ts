@@ -102,7 +102,7 @@ export async function openSession(source: SessionSource, options: OpenSessionOpt
   // With tool output dropped, the whole outputs are not read at all.
   const dropOutput = options.redaction !== false && options.redaction.dropToolOutput === true;
   const persisted = dropOutput ? new Map<string, { content: string }>() : await readToolResults(source, rel, readDiagnostics);
-  for (const p of persisted.values()) bytes += p.content.length;
+  for (const p of persisted.values()) bytes += Buffer.byteLength(p.content);
   let findings: OpenedSession['findings'] = [];
   let redactor: Redactor | undefined;
   if (options.redaction !== false) {

@@ -121,7 +121,10 @@ export async function prepareMessages(messages: Message[]): Promise<void> {
       if (seen.has(m)) continue;
       seen.add(m);
       if (m.kind === 'user') collectFenceLanguages(m.text, langs);
-      else if (m.kind === 'compaction') collectFenceLanguages(m.summary, langs);
+      else if (m.kind === 'compaction') {
+        collectFenceLanguages(m.summary, langs);
+        if (m.compactionAgent) walk(m.compactionAgent.messages);
+      }
       else if (m.kind === 'attachment') collectAttachmentLanguages(m, langs);
       else if (m.kind === 'assistant') {
         for (const b of m.blocks) {
@@ -131,6 +134,7 @@ export async function prepareMessages(messages: Message[]): Promise<void> {
         for (const call of m.toolCalls) {
           collectCallLanguages(call, langs);
           if (call.subagent) walk(call.subagent.messages);
+          for (const w of call.workflowAgents ?? []) walk(w.messages);
         }
       }
     }

@@ -50,11 +50,11 @@ export function stripMarkdown(text: string): string {
   // `M` matches a mark boundary (see cleanExcerpt), so syntax next to a hit is still seen as such.
   return text
     .replace(/!?\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*\)/g, '$1')
-    .replace(/(^|[\s(])#{1,6}(?=\s)/g, '$1')
+    .replace(/(^|[\s(])#{1,6}\s+/g, '$1')
     .replace(/`+/g, '')
     .replace(/~~(?=[\u0001\u0002]?\S)|(?<=\S[\u0001\u0002]?)~~/g, '')
     .replace(/\*\*(?=[\u0001\u0002]?[\p{L}\p{N}"'(\[])|(?<=[\p{L}\p{N}.,:;!?"')\]][\u0001\u0002]?)\*\*/gu, '')
-    .replace(/(^|[\s(])\*(?=[\u0001\u0002]?[\p{L}\p{N}])|(?<=[\p{L}\p{N}][\u0001\u0002]?)\*(?=$|[\s),;:!?])/gu, '$1');
+    .replace(/(^|[\s(])\*(?=[\u0001\u0002]?[\p{L}\p{N}])|(?<=[\p{L}\p{N}][\u0001\u0002]?)\*(?=$|[\s),;:!?]|\.(?:\s|$))/gu, '$1');
 }
 
 const MARK_START = '\u0001';

@@ -75,11 +75,7 @@ export function buildSession(input: SessionInput): BuildResult {
     }
     return { ok: false, reason: 'empty', diagnostics };
   }
-  for (const e of entries) {
-    if (e.type === 'unknown') {
-      diagnostics.push({ file: input.file, line: e.line, code: 'unknown-type', reason: `unknown entry type ${JSON.stringify(e.rawType)}; kept in the tree, not rendered` });
-    }
-  }
+  reportUnknownTypes(entries, input.file, diagnostics);
   const main = entries.filter((e) => !e.isSidechain);
   if (!main.some((e) => e.type === 'user' || e.type === 'assistant')) {
     diagnostics.push({ file: input.file, line: 0, code: 'metadata-only', reason: 'file holds only metadata (no user or assistant entry); no page is made' });
@@ -140,6 +136,17 @@ export function buildSession(input: SessionInput): BuildResult {
   return { ok: true, session };
 }
 
+/**
+ * An entry type the model does not know is kept in the parent chain (it may
+ * link others) but not shown, and reported on its line: the session page
+ * lists every one, the build log one line per file.
+ */
+function reportUnknownTypes(entries: Entry[], file: string, diagnostics: Diagnostic[]): void {
+  for (const e of entries) {
+    if (e.type === 'unknown') diagnostics.push({ file, line: e.line, code: 'unknown-type', reason: `unknown entry type ${JSON.stringify(e.rawType)}; kept in the tree, not rendered` });
+  }
+}
+
 function mergeHidden(into: Record<string, number>, from: Record<string, number>): void {
   for (const [k, n] of Object.entries(from)) countHidden(into, k, n);
 }
@@ -165,6 +172,7 @@ function linkAgents(input: SessionInput, entries: Entry[], messages: Message[], 
   const lastTimes = new Map<Subagent, string | undefined>();
   for (const agent of input.agents) {
     const agentEntries = agent.records.map(toEntry);
+    reportUnknownTypes(agentEntries, agent.file, ctx.diagnostics);
     const sub = buildSubagent(agentEntries, ctx, agent.file, agent.agentId, 'file');
     if (!sub) continue;
     if (agent.workflowRunId) {

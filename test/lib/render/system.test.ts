@@ -203,3 +203,15 @@ describe('compaction agent', () => {
     expect(doc.querySelector('.divider')).not.toBeNull();
   });
 });
+
+describe('withdrawn messages', () => {
+  it('an assistant message a refusal withdrew is marked and links to the refusal', () => {
+    const html = renderMessage({ kind: 'assistant', assistantKind: 'normal', uuid: 'a3', uuids: ['a3'], blocks: [{ type: 'text', text: 'Partial reply' }], toolCalls: [], line: 1, retractedBy: 's3' }, ctx);
+    const el = parse(html).querySelector('article');
+    expect(el?.classList.contains('retracted')).toBe(true);
+    const link = el?.querySelector('a.retracted-by');
+    expect(link?.getAttribute('href')).toBe('#m-s3');
+    expect(text(link)).toBe('withdrawn');
+    expect(text(el)).toContain('Partial reply');
+  });
+});

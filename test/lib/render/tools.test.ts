@@ -735,3 +735,21 @@ describe('content blocks: documents, redacted thinking, server tools', () => {
     ], ['document pdf', 'server error']);
   });
 });
+
+describe('Workflow run agents', () => {
+  it('nests each agent of the run under the Workflow call, labelled by type and description', () => {
+    const call = toolCall('Workflow', { name: 'triage' }, { content: 'Task ID: wf1' });
+    const answer = assistantMsg([{ type: 'text', text: 'Mapped 12 issues' }]);
+    call.workflowAgents = [
+      { agentId: 'w-a1', prompt: 'map', messages: [answer], turns: [], stats: { toolUseCount: 3, durationMs: 65000 }, agentType: 'workflow-subagent', description: 'map issues', workflowRunId: 'run1' },
+      { agentId: 'w-a2', prompt: 'sum', messages: [], turns: [], stats: { toolUseCount: 1 }, workflowRunId: 'run1' },
+    ];
+    const el = render(call);
+    expect(text(el.querySelector('.workflow-agents .count'))).toBe('2 agents in this run');
+    const first = el.querySelector('details.workflow-agent[data-subagent="w-a1"]');
+    expect(first?.hasAttribute('open')).toBe(false);
+    expect(text(first?.querySelector('summary'))).toBe('workflow-subagent: map issues · 1 messages · 1 min 5 s · 3 tool calls');
+    expect(text(first?.querySelector('.subagent-body'))).toContain('Mapped 12 issues');
+    expect(text(el.querySelector('details.workflow-agent[data-subagent="w-a2"] summary'))).toContain('Agent 2');
+  });
+});

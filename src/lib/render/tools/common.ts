@@ -266,6 +266,22 @@ export function toolFrame(call: ToolCall, ctx: RenderContext, parts: FrameParts)
   return html`<details class="${classes}" id="t-${call.id}" data-tool-use-id="${call.id}" data-tool="${call.name}"${open}><summary class="tool-head">${head}</summary><div class="tool-body">${body}</div></details>`;
 }
 
+/**
+ * What a block is drawn from: the same tool, input and result draw the same
+ * block. (Its markup cannot be compared: deferred highlighting leaves numbered
+ * placeholders in it until the message is finished.)
+ */
+function repeatKey(call: ToolCall, what: 'input' | 'output'): string {
+  const s = structured(call);
+  try {
+    return what === 'input'
+      ? JSON.stringify([what, call.name, call.input, s?.structuredPatch ?? null, s?.type ?? null])
+      : JSON.stringify([what, call.name, call.input, call.result?.content ?? null, call.result?.isError ?? null, s ?? null]);
+  } catch {
+    return `${what}:${call.id}`;
+  }
+}
+
 /** Blocks shorter than this are repeated as they are: a link would save little. */
 const REPEAT_MIN_CHARS = 1500;
 
@@ -276,7 +292,7 @@ const REPEAT_MIN_CHARS = 1500;
  */
 function onceOnPage(block: SafeHtml, call: ToolCall, ctx: RenderContext, what: 'input' | 'output'): SafeHtml {
   if (block.value.length < REPEAT_MIN_CHARS || !ctx.shownBefore) return block;
-  const earlier = ctx.shownBefore(`${what}:${block.value}`, call.id);
+  const earlier = ctx.shownBefore(repeatKey(call, what), call.id);
   if (earlier === undefined || earlier === call.id) return block;
   return html`<p class="tool-message repeat">Same ${what} as <a href="#t-${earlier}">an earlier call</a>; not repeated here.</p>`;
 }
