@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,9 @@ export function lazyHighlightIntegration(): AstroIntegration {
       'astro:build:done': async ({ dir }) => {
         const cached = join(cacheDir, version);
         if (!existsSync(join(cached, 'engine.mjs'))) await buildEngine(root, cached);
+        // The output folder is kept between builds: an older highlighter's folder goes.
+        const parent = join(fileURLToPath(dir), dirname(folderOf(version)));
+        if (existsSync(parent)) for (const name of await readdir(parent)) if (`_sessionpress/${name}/` !== folderOf(version)) await rm(join(parent, name), { recursive: true, force: true });
         await copyTree(cached, join(fileURLToPath(dir), folderOf(version)));
       },
     },

@@ -33,7 +33,7 @@ const SHARD_FORMAT = 2;
  * facts and crumbs, a message's time and label), so excerpts are message text.
  * Filters and metadata inside an excluded element are still read.
  */
-const EXCLUDE_SELECTORS = [
+export const EXCLUDE_SELECTORS = [
   '[data-branch="abandoned"]',
   'nav',
   'header.site',
@@ -42,9 +42,11 @@ const EXCLUDE_SELECTORS = [
   '.session-header .facts',
   '.msg-head > time',
   '.msg-head > .msg-label',
-  // A tool's field names ("Path", "Mode") and result counts ("5 matching lines").
+  // A tool's field names ("Path", "Mode"), result counts ("5 matching lines"), badges ("new file") and notes ("15 lines").
   '.field-label',
   'p.count',
+  '.badge',
+  '.tool-summary .muted',
 ];
 
 /**
@@ -94,6 +96,8 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
             const cached = join(cacheDir, digests[i]);
             const target = join(outDir, bundleDir(i));
             if (isCached(digests[i])) {
+              // The output folder is kept between builds: a bundle left there may hold pages since removed.
+              await rm(target, { recursive: true, force: true });
               await copyTree(join(cached, 'bundle'), target);
               return JSON.parse(await readFile(join(cached, 'dates.json'), 'utf8'));
             }
@@ -114,6 +118,11 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
           // Only merged shards need the dates (a single index sorts by date itself).
           dates: shards.length > 1 ? Object.assign({}, ...dates) : {},
         };
+        // Bundles of shards this build no longer has (the output folder is kept between builds).
+        for (const name of await readdir(outDir)) {
+          const n = /^pagefind(?:-(\d+))?$/.exec(name);
+          if (n && Number(n[1] ?? 1) > shards.length) await rm(join(outDir, name), { recursive: true, force: true });
+        }
         const keep = new Set(digests);
         const built = stale.length;
         const indexed = stale.reduce((n, list) => n + list.length, 0);

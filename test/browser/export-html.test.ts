@@ -101,6 +101,19 @@ describe('HTML export in a browser with the network blocked', () => {
     expect(html).not.toMatch(/<link\b|<script\b[^>]*\bsrc=|@import|url\(\s*['"]?https?:/i);
   }, 120_000);
 
+  it('runs none of the hostile fixtures\' payloads, under its own Content-Security-Policy', async () => {
+    const xss = E.xss as { session_id: string; detect: { window_property: string; title_prefix: string }; payloads: Array<{ marker: string }> };
+    const file = await exportHtml(fixturesRoot, xss.session_id, 'xss.html');
+    const { page, requests } = await openBlocked(file);
+    for (const s of await page.locator('summary').all()) await s.click().catch(() => undefined);
+    await page.waitForTimeout(300);
+    expect(requests).toEqual([]);
+    expect(await page.evaluate((p) => (window as unknown as Record<string, unknown>)[p], xss.detect.window_property)).toBeUndefined();
+    expect(await page.title()).not.toMatch(new RegExp(`^${xss.detect.title_prefix}`));
+    const text = await page.locator('[data-transcript]').textContent();
+    expect(xss.payloads.filter((p) => text?.includes(p.marker)).length).toBeGreaterThan(xss.payloads.length / 2);
+  }, 120_000);
+
   it('keeps dark mode, permalinks and collapsing working from file://', async () => {
     const bs = E.branches_streaming;
     const file = await exportHtml(fixturesRoot, bs.session_id, 'branches.html');

@@ -46,6 +46,22 @@ describe('the index page', () => {
     await page.close();
   });
 
+  it('puts the site sections under a Menu on a phone, which opens without JavaScript', async () => {
+    const wide = await open(1280);
+    const sections = await wide.locator('header.site .site-nav a').allInnerTexts();
+    expect(sections.length).toBeGreaterThan(2);
+    expect(await wide.locator('.site-menu').isVisible()).toBe(false);
+    await wide.close();
+    const page = await open(360, { js: false });
+    expect(await page.locator('header.site .site-nav').isVisible()).toBe(false);
+    const menu = page.locator('.site-menu nav a');
+    expect(await menu.first().isVisible()).toBe(false);
+    await page.locator('.site-menu > summary').click();
+    expect(await menu.allInnerTexts()).toEqual(sections);
+    for (const link of await menu.all()) expect(await link.isVisible()).toBe(true);
+    await page.close();
+  });
+
   it('shows one card per session with its title, date, prompts, tool calls, models and cost', async () => {
     const page = await open(1280);
     await expect.poll(() => visibleCards(page).count()).toBe(sessions.length);

@@ -9,6 +9,7 @@ import { launchBrowser } from '../helpers/browser.js';
 import { serveStatic, type StaticServer } from '../helpers/serve.js';
 import { repoRoot } from '../helpers/shared.js';
 import { COMMON_SESSIONS, COMMON_WORD, HIDDEN_WORD, writeSearchFixture } from '../fixtures/search/sessions.js';
+import { EXCLUDE_SELECTORS } from '../../src/integrations/pagefind.js';
 import { sessionPagePaths } from './site-helpers.js';
 
 /**
@@ -209,7 +210,8 @@ describe('search', () => {
     // The labels of the built pages: text the pages keep out of the index on purpose.
     const labels = new Set<string>();
     for (const { doc } of transcripts()) {
-      for (const el of doc.querySelectorAll('[data-transcript] [data-pagefind-ignore]')) {
+      // Marked in the page, or left out by the index settings.
+      for (const el of doc.querySelectorAll(['[data-pagefind-ignore]', ...EXCLUDE_SELECTORS].map((s) => `[data-transcript] ${s}`).join(', '))) {
         const t = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
         // Labels that cannot be message words: with a count, a `·`, or several words.
         if (t.length >= 6 && /[·\d]|\s/.test(t) && !/[.!?]$/.test(t)) labels.add(t);
@@ -230,7 +232,7 @@ describe('search', () => {
     expect(excerpts.length).toBeGreaterThan(COMMON_SESSIONS);
     for (const e of excerpts) {
       for (const label of labels) expect(e, `label "${label}"`).not.toContain(label);
-      expect(e).not.toMatch(/Show diff|Show file|Copy link|\bShow \d+ more lines?\b/);
+      expect(e).not.toMatch(/Show diff|Show file|Copy link|\bShow \d+ more lines?\b|\d+ matching lines/);
       // Markdown around words (code keeps its own `**` and `#`, as in `/** doc */`).
       expect(e).not.toMatch(/`|\*\*[\p{L}]|[\p{L}]\*\*|(^|[.!?] )#{1,6} \p{Lu}/u);
     }

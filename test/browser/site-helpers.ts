@@ -47,7 +47,7 @@ export function uniqueWord(out: string, sessionPaths: string[]): { word: string;
 
 /**
  * Types `word` into the search dialog (opened with `/`), clicks the first hit
- * and checks the browser lands on `path` with message `uuid` highlighted and in view.
+ * and checks the browser lands on `path` with the word marked in message `uuid` and in view.
  * Returns the href that was followed. With `firstHit: false` the hit on `path`
  * is clicked wherever it is in the list (a sharded index ranks each shard's
  * pages by that shard's statistics, so with tiny shards the order is not global).
@@ -63,15 +63,20 @@ export async function searchAndLand(page: Page, word: string, path: string, uuid
   const href = (await hit.getAttribute('href'))!;
   await hit.click();
   await page.waitForURL((u) => u.pathname.endsWith(`/${path}`) || u.pathname === path);
-  const el = page.locator(`[data-uuid="${uuid}"]`).first();
-  await expect.poll(() => el.evaluate((e) => e.classList.contains('is-target')), { timeout: 15_000 }).toBe(true);
+  // The word is marked (the one landed on, inside the message), not the message as a whole.
+  const mark = page.locator(`[data-uuid="${uuid}"] mark.search-mark.is-current`);
+  await expect.poll(() => mark.count(), { timeout: 15_000 }).toBe(1);
+  expect((await mark.textContent())!.toLowerCase()).toBe(word.toLowerCase());
   // The hash names the message itself or a heading inside it, never another message.
   const landed = await page.evaluate(() => document.getElementById(decodeURIComponent(location.hash.slice(1)))?.closest('[data-uuid]')?.getAttribute('data-uuid'));
   expect(landed).toBe(uuid);
-  const box = (await el.boundingBox())!;
   const height = page.viewportSize()?.height ?? 800;
-  expect(box.y).toBeLessThan(height);
-  expect(box.y + box.height).toBeGreaterThan(0);
+  await expect
+    .poll(async () => {
+      const box = (await mark.boundingBox())!;
+      return box.y >= 0 && box.y + box.height <= height;
+    })
+    .toBe(true);
   return href;
 }
 

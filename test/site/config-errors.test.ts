@@ -51,7 +51,9 @@ describe('a build without notes, with an MDX note, and an unchanged rebuild', ()
     again = await buildSite(out, { SESSIONPRESS_SOURCE: prFixtureRoot, SESSIONPRESS_NOTES: empty });
     const notes = join(work, 'notes');
     mkdirSync(notes);
-    writeFileSync(join(notes, 'hello.mdx'), '---\ntitle: Hello\n---\n\nA note with **MDX**.\n');
+    // An MDX note that imports a component: the case where the bundler warned, in colour, about Astro's own directive.
+    const badge = join(repoRoot, 'src', 'components', 'PrBadge.astro');
+    writeFileSync(join(notes, 'hello.mdx'), `---\ntitle: Hello\n---\n\nimport PrBadge from '${badge}';\n\nA note with **MDX** and <PrBadge pr={{ number: 1, url: 'https://example.invalid/o/r/pull/1' }} />.\n`);
     withNote = await buildSite(join(work, 'out-note'), { SESSIONPRESS_SOURCE: prFixtureRoot, SESSIONPRESS_NOTES: notes });
   }, 600_000);
 

@@ -129,6 +129,20 @@ describe('the build log of 2.1.x sessions', () => {
   });
 });
 
+describe('the build log with SESSIONPRESS_VERBOSE=1', () => {
+  const verboseOut = mkdtempSync(join(tmpdir(), 'sp-format21-verbose-'));
+  afterAll(() => {
+    rmSync(verboseOut, { recursive: true, force: true });
+    rmSync(`${verboseOut}-cache`, { recursive: true, force: true });
+  });
+
+  it('prints every problem on its own line', async () => {
+    const verbose = await buildSite(verboseOut, { SESSIONPRESS_SOURCE: root, SESSIONPRESS_VERBOSE: '1', ASTRO_TELEMETRY_DISABLED: '1' });
+    expect(verbose.code, verbose.log.slice(-2000)).toBe(0);
+    expect(verbose.log.split('\n').filter((l) => l.includes('[unknown-type]'))).toHaveLength(E.unknownTypeLines);
+  }, 600_000);
+});
+
 describe('secrets in the files beside a session', () => {
   it('reach neither the site, the search index nor the caches', () => {
     const texts = [...readAllText(out), ...readAllText(`${out}-cache`), ...readAllText(join(repoRoot, '.astro'))];

@@ -163,3 +163,30 @@ describe('insights page', () => {
     expect(new Map(table(doc, 'sessions-per-week').filter(([, v]) => v[0] > 0).map(([w, v]) => [w, v[0]]))).toEqual(new Map([...e.weeks].map(([w, f]) => [w, f.sessions])));
   });
 });
+
+describe('computeInsights', () => {
+  it('puts a Sunday in the week of the Monday before it, fills empty weeks, and ranks tools and projects', async () => {
+    const { computeInsights, weekOf } = await import('../../src/lib/site/insights.js');
+    expect(weekOf('2026-03-08T23:59:00Z')).toBe('2026-03-02');
+    expect(weekOf('2026-03-09T00:00:00Z')).toBe('2026-03-09');
+    expect(weekOf('nonsense')).toBeUndefined();
+    const facts = (first: string | undefined, prompts: number, tools: Record<string, number>) => ({
+      projectPath: '/p', projectName: 'p', firstTimestamp: first, versions: [], models: [], gitBranches: [], promptCount: prompts, messageCount: 0,
+      toolCallCount: Object.values(tools).reduce((a, b) => a + b, 0), toolCounts: tools, usage: [], pullRequests: [], tags: [],
+    });
+    const ins = computeInsights(
+      [
+        { slug: 'a/1', title: 'one', projectSlug: 'a', projectName: 'A', facts: facts('2026-03-02T10:00:00Z', 2, { Bash: 2 }) },
+        { slug: 'b/2', title: 'two', projectSlug: 'b', projectName: 'B', facts: facts('2026-03-20T03:00:00Z', 1, { Bash: 1, Read: 4 }) },
+        { slug: 'b/3', title: 'three', projectSlug: 'b', projectName: 'B', facts: facts(undefined, 5, {}) },
+      ],
+      { asOf: 'x', currency: 'USD', models: [] },
+    );
+    expect(ins.weeks.map((w) => [w.week, w.sessions, w.prompts])).toEqual([['2026-03-02', 1, 2], ['2026-03-09', 0, 0], ['2026-03-16', 1, 1]]);
+    expect(ins.totals).toMatchObject({ sessions: 3, prompts: 8, toolCalls: 7, projects: 2, undated: 1 });
+    expect(ins.tools).toEqual([{ tool: 'Read', count: 4 }, { tool: 'Bash', count: 3 }]);
+    expect(ins.projects.map((p) => [p.slug, p.sessions])).toEqual([['b', 2], ['a', 1]]);
+    expect(ins.hours[10]).toBe(1);
+    expect(ins.hours[3]).toBe(1);
+  });
+});

@@ -29,7 +29,7 @@ function toolUses(messages: Message[]): ToolUse[] {
 function toolUsesDeep(messages: Message[]): ToolUse[] {
   const own = toolUses(messages);
   const calls = messages.flatMap((m) => (m.kind === 'assistant' ? m.toolCalls : []));
-  return [...own, ...calls.flatMap((c) => (c.subagent ? toolUsesDeep(c.subagent.messages) : []))];
+  return [...own, ...calls.flatMap((c) => [c.subagent, ...(c.workflowAgents ?? [])].flatMap((sub) => (sub ? toolUsesDeep(sub.messages) : [])))];
 }
 
 function changedPaths(uses: ToolUse[]): string[] {
@@ -92,7 +92,8 @@ describe('the overview of every corpus session, against the model', () => {
       const edits = toolUsesDeep(s.messages).filter((u) => FILE_FIELDS[u.name]);
       for (const f of o.files) expect(f.edits, `${label} ${f.path}`).toBe(edits.filter((u) => String(u.input[FILE_FIELDS[u.name]]).trim() === f.path).length);
 
-      const spawned = s.messages.flatMap((m) => (m.kind === 'assistant' ? m.toolCalls.filter((c) => c.subagent) : []));
+      // A Task's subagent, or each agent of a workflow run.
+      const spawned = s.messages.flatMap((m) => (m.kind === 'assistant' ? m.toolCalls.flatMap((c) => [c.subagent, ...(c.workflowAgents ?? [])].filter(Boolean)) : []));
       expect(o.subagents.length + o.subagentsMore, label).toBe(spawned.length);
       expect(o.subagents.length, label).toBeLessThanOrEqual(OVERVIEW_LIMITS.subagents);
       subagents += spawned.length;

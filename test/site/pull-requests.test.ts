@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, listFiles } from '../helpers/build.js';
+import { buildSite, listFiles, readAllText } from '../helpers/build.js';
 import { loadExpect } from '../helpers/shared.js';
 import { prFixtureRoot, shareSource } from './share-source.js';
 
@@ -77,7 +77,7 @@ describe('pull requests on the site', () => {
     const shop = items.find((i) => i.getAttribute('data-pr-url') === 'https://github.com/acme/shop/pull/42')!;
     expect(shop.querySelector('.pr-repo')?.textContent).toBe('acme/shop');
     expect(shop.querySelector('.pr-number')?.textContent).toBe('#42');
-    expect(shop.querySelector('a.pr-badge')?.getAttribute('href')).toBe('https://github.com/acme/shop/pull/42');
+    expect(shop.querySelector('h2 a.pr-link')?.getAttribute('href')).toBe('https://github.com/acme/shop/pull/42');
     // Newest first: the session of 5 March before the one of 1 March (the fixture's timestamps).
     const ids = [...shop.querySelectorAll('[data-session-id]')].map((li) => li.getAttribute('data-session-id'));
     const touching = links.filter((l) => l.prNumber === 42).map((l) => ({ id: l.sessionId, t: l.timestamp }));
@@ -86,6 +86,13 @@ describe('pull requests on the site', () => {
     const times = items.map((i) => i.querySelector('time')?.getAttribute('datetime') ?? '');
     expect([...times].sort().reverse()).toEqual(times);
     expect(doc.body.textContent).not.toContain(E.canary.username);
+  });
+
+  it('shows the fixture\'s planted fake token nowhere, redacted like any other', () => {
+    const fixtureText = listFiles(prFixtureRoot).map((f) => readFileSync(f, 'utf8')).join('\n');
+    const token = /ghp_[A-Za-z0-9]{36}/.exec(fixtureText)![0];
+    expect(readAllText(out).filter((f) => f.text.includes(token)).map((f) => f.file)).toEqual([]);
+    expect(sessionPage('11111111-aaaa-4bbb-8ccc-000000000001').body.textContent).toContain('[REDACTED:github-token]');
   });
 
   it('links the page from the site navigation', () => {

@@ -13,6 +13,8 @@ import { languageForPath } from '../../../src/lib/render/languages.js';
 import { summarizeToolCall } from '../../../src/lib/render/tool-summary.js';
 import { cleanResultText, imageBlocks, resultText, str } from '../../../src/lib/render/tools/common.js';
 import { estimateCost, type PriceTable } from '../../../src/lib/site/cost.js';
+import { pullRequestLabel } from '../../../src/lib/site/pull-requests.js';
+import { isWebUrl } from '../../../src/lib/site/summary.js';
 import type { AssistantMessage, Message, Session, ToolCall, Turn } from '../../../src/lib/transcript/types.js';
 import { blockquote, closeOpenFence, cutText, fence, neutralizeMarkdown, summaryText } from './gfm.js';
 
@@ -67,7 +69,11 @@ function headerBlock(session: Session, options: MarkdownExportOptions): string {
   facts.push(`**Activity:** ${formatCount(f.promptCount)} prompts · ${formatCount(f.messageCount)} messages · ${formatCount(f.toolCallCount)} tool calls`);
   const usage = tokenLine(session);
   if (usage) facts.push(usage);
-  for (const pr of f.pullRequests ?? []) facts.push(`**Pull request:** [${pr.repository ? `${pr.repository}#${pr.number}` : `#${pr.number}`}](${pr.url})`);
+  for (const pr of f.pullRequests ?? []) {
+    const label = inlineCode(pullRequestLabel(pr));
+    // A transcript's URL: linked only when it is a plain web address, in <…> so no character of it ends the link.
+    facts.push(`**Pull request:** ${isWebUrl(pr.url) && !/[<>]/.test(pr.url) ? `[${label}](<${pr.url}>)` : label}`);
+  }
   if (options.pageUrl) facts.push(`**Full transcript:** ${options.pageUrl}`);
   lines.push(facts.map((l) => `- ${l}`).join('\n'));
   return `${lines.join('\n')}\n`;

@@ -2,7 +2,7 @@ import { BAD_LINE_CODES, type Diagnostic } from '../diagnostics.js';
 import type { SessionSource } from '../discover.js';
 import type { SessionEntry } from '../../schemas/session.js';
 import type { OpenedSession } from './open-session.js';
-import type { Session } from '../transcript/types.js';
+import type { Message, Session } from '../transcript/types.js';
 import type { RenderedSession } from './render-session.js';
 import { sessionEntryId } from '../site/slug.js';
 
@@ -24,8 +24,7 @@ export function toEntryData(
   loaded: Pick<OpenedSession, 'findings'>,
   ids: { projectSlug: string; projectName: string; cacheKey: string },
 ): SessionEntryData {
-  let subagentCount = 0;
-  for (const m of session.messages) if (m.kind === 'assistant') for (const c of m.toolCalls) if (c.subagent) subagentCount++;
+  const subagentCount = countSubagents(session.messages);
   return {
     sessionId: session.sessionId,
     slug: sessionEntryId(ids.projectSlug, session.sessionId),
@@ -53,6 +52,18 @@ export function toEntryData(
     subagentCount,
     hiddenCounts: session.hiddenCounts,
   };
+}
+
+/** Subagents shown in a transcript: spawned by the session, by its agents (nested), or by a workflow run. */
+function countSubagents(messages: Message[]): number {
+  let n = 0;
+  for (const m of messages) {
+    if (m.kind !== 'assistant') continue;
+    for (const c of m.toolCalls) {
+      for (const sub of [c.subagent, ...(c.workflowAgents ?? [])]) if (sub) n += 1 + countSubagents(sub.messages);
+    }
+  }
+  return n;
 }
 
 /** Files read beside a session other than its agent files: sidecars and whole tool outputs (absolute paths). */

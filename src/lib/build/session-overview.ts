@@ -78,9 +78,14 @@ export function changedFile(call: ToolCall): string | undefined {
   return typeof v === 'string' && v.trim() ? v.trim() : undefined;
 }
 
-/** A call's subagents and theirs, depth first. */
+/** The agents a call started: a Task's subagent, or a workflow run's agents. */
+export function spawnedBy(call: ToolCall): Subagent[] {
+  return [...(call.subagent ? [call.subagent] : []), ...(call.workflowAgents ?? [])];
+}
+
+/** The calls' subagents and theirs, depth first. */
 function nestedSubagents(calls: ToolCall[]): Subagent[] {
-  return calls.flatMap((c) => (c.subagent ? [c.subagent, ...nestedSubagents(turnCalls(c.subagent.messages))] : []));
+  return calls.flatMap((c) => spawnedBy(c).flatMap((sub) => [sub, ...nestedSubagents(turnCalls(sub.messages))]));
 }
 
 /** Every file-changing call of a turn, its subagents' (at any depth) included, in order. */
@@ -171,9 +176,9 @@ export function createOverviewCollector() {
         else files.set(path, { path, edits: 1, page, prompt, uuid: messageOf(turn, calls.includes(call) ? call : ownerCall(calls, call)) });
       }
       for (const call of calls) {
-        if (call.subagent) {
+        for (const sub of spawnedBy(call)) {
           subagentCount++;
-          if (subagents.length < OVERVIEW_LIMITS.subagents) subagents.push(subagentEntry(call, call.subagent, { page, prompt, uuid: messageOf(turn, call) }));
+          if (subagents.length < OVERVIEW_LIMITS.subagents) subagents.push(subagentEntry(call, sub, { page, prompt, uuid: messageOf(turn, call) }));
         }
         if (isGitCommit(call)) {
           const c = commitOf(call);
@@ -207,12 +212,12 @@ export function createOverviewCollector() {
 
 /** The session-level call whose subagent (at any depth) made `inner`. */
 function ownerCall(calls: ToolCall[], inner: ToolCall): ToolCall {
-  return calls.find((c) => c.subagent && [c.subagent, ...nestedSubagents(turnCalls(c.subagent.messages))].some((s) => turnCalls(s.messages).includes(inner))) ?? inner;
+  return calls.find((c) => nestedSubagents([c]).some((s) => turnCalls(s.messages).includes(inner))) ?? inner;
 }
 
-/** A subagent as the overview lists it; type and description fall back to the call's own input. */
+/** A subagent as the overview lists it; a Task's type and description fall back to the call's own input. */
 function subagentEntry(call: ToolCall, sub: Subagent, place: OverviewPlace): OverviewSubagent {
-  const input = (k: string) => (typeof call.input[k] === 'string' ? (call.input[k] as string) : undefined);
+  const input = (k: string) => (sub === call.subagent && typeof call.input[k] === 'string' ? (call.input[k] as string) : undefined);
   return {
     ...place,
     agentType: sub.agentType ?? input('subagent_type'),

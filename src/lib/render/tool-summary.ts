@@ -195,7 +195,7 @@ const todoWrite: Summarizer = (call) => {
   const todos = Array.isArray(call.input.todos) ? call.input.todos.map(obj).filter((t): t is Record<string, unknown> => !!t) : [];
   const active = todos.find((t) => t.status === 'in_progress');
   const done = todos.filter((t) => t.status === 'completed').length;
-  return { target: oneLine(str(active?.activeForm) ?? str(active?.content)), outcome: `${done} of ${countOf(todos.length, 'item')} done` };
+  return { target: oneLine(str(active?.activeForm) ?? str(active?.content)), outcome: `${done}/${todos.length} done` };
 };
 
 const taskCreate: Summarizer = (call) => {

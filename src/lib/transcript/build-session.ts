@@ -310,10 +310,16 @@ function firstReplyTitle(messages: Message[]): string | undefined {
   return undefined;
 }
 
-/** A prompt as one line of plain words: generated tag blocks (`<ide_opened_file>…`) removed, whitespace folded. */
+/**
+ * A prompt as one line of plain words: generated tag blocks (`<ide_opened_file>…`,
+ * with or without attributes) removed, a `<teammate-message>` unwrapped,
+ * whitespace folded.
+ */
 export function promptTitleText(text: string): string {
   return text
-    .replace(/<([a-z][a-z0-9_-]*)>[\s\S]*?<\/\1>/gi, ' ')
+    // A teammate's message is the prompt itself: keep its words, drop the wrapper.
+    .replace(/<teammate-message\b[^>]*>([\s\S]*?)<\/teammate-message>/gi, ' $1 ')
+    .replace(/<([a-z][a-z0-9_-]*)(?:\s[^>]*)?>[\s\S]*?<\/\1>/gi, ' ')
     .replace(/\s+/g, ' ')
     .trim();
 }

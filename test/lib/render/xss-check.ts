@@ -31,16 +31,20 @@ export function expectInert(positions: Array<[string, (p: string) => string]>, m
   for (const payload of xssPayloads()) {
     const rendered = positions.map(([where, render]) => ({ where, out: render(payload.payload) }));
     const doc = parse(rendered.map((r, i) => `<div data-pos="${i}">${r.out}</div>`).join('\n'));
+    const bad = (root: Element | Document) => [
+      ...forbiddenMatches(root, xss.forbidden_selectors),
+      ...eventHandlerAttributes(root),
+      ...(root.querySelector('[style]') ? ['[style]'] : []),
+      ...(root.querySelector('[src^="data:" i], [href^="data:" i]') ? ['data: URL'] : []),
+    ];
+    // One check over all positions (one combined selector: jsdom is slow); only a failure is narrowed down to its position.
+    const anyBad = doc.querySelector(`${xss.forbidden_selectors.join(', ')}, [style], [src^="data:" i], [href^="data:" i]`) !== null || eventHandlerAttributes(doc).length > 0;
+    const wrappers = [...doc.body.children];
+    expect(wrappers.length).toBe(rendered.length);
     for (let i = 0; i < rendered.length; i++) {
-      const pos = doc.querySelector(`[data-pos="${i}"]`);
+      const pos = wrappers[i].getAttribute('data-pos') === String(i) ? wrappers[i] : null;
       expect(pos, `${payload.id} ${rendered[i].where} wrapper`).not.toBeNull();
-      const bad = [
-        ...forbiddenMatches(pos as Element, xss.forbidden_selectors),
-        ...eventHandlerAttributes(pos as Element),
-        ...(pos!.querySelector('[style]') ? ['[style]'] : []),
-        ...(pos!.querySelector('[src^="data:" i], [href^="data:" i]') ? ['data: URL'] : []),
-      ];
-      expect(bad, `${payload.id} as ${rendered[i].where}`).toEqual([]);
+      if (anyBad) expect(bad(pos as Element), `${payload.id} as ${rendered[i].where}`).toEqual([]);
       if (payload.payload.includes(payload.marker) && !markerHidden.includes(rendered[i].where)) {
         expect(pos!.textContent ?? '', `${payload.id} as ${rendered[i].where}: marker visible`).toContain(payload.marker);
       }

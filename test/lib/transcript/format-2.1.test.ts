@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { discoverSources } from '../../../src/lib/discover.js';
 import { assignSiblingAgents, openSession, type OpenedSession } from '../../../src/lib/build/open-session.js';
 import type { AssistantMessage, Message, Session, Subagent, ToolCall } from '../../../src/lib/transcript/types.js';
+import { promptTitleText } from '../../../src/lib/transcript/build-session.js';
 import { repoRoot } from '../../helpers/shared.js';
 
 /** Our own 2.1.x fixture tree (written from the documented shapes and the composite records). */
@@ -181,6 +182,12 @@ describe('titles and unreadable files (format-2.1 fixture)', () => {
   it('titles a session driven by a slash command by that command', async () => {
     const s = await session(E.sessions.command);
     expect(s.title).toBe(E.titles[E.sessions.command]);
+  });
+
+  it('titles by the words of a teammate message, never its tags', () => {
+    const words = 'Please review the ports change';
+    expect(promptTitleText(`<teammate-message teammate_id="lead" color="blue">${words}</teammate-message>`)).toBe(words);
+    expect(promptTitleText(`<system-reminder kind="x">noise</system-reminder>${words}`)).toBe(words);
   });
 
   it('gives a file of random bytes exactly one diagnostic', async () => {

@@ -262,7 +262,8 @@ export function toolFrame(call: ToolCall, ctx: RenderContext, parts: FrameParts)
   const body = html`${note}${input.value ? html`<div class="tool-input" data-pagefind-weight="2">${input}</div>` : ''}${output.value ? html`<div class="tool-output"${outAttrs}>${output}</div>` : ''}`;
   const head = html`<span class="tool-name" data-pagefind-ignore>${row.tool}</span>${row.target ? html` <span class="tool-target">${row.target}</span>` : ''}${parts.badges ?? ''}${row.outcome ? html` <span class="tool-outcome" data-pagefind-ignore>${row.outcome}</span>` : ''}`;
   if (!body.value) return html`<div class="${classes}" id="t-${call.id}" data-tool-use-id="${call.id}" data-tool="${call.name}"><div class="tool-head">${head}</div></div>`;
-  const open = (parts.open ?? OPEN_TOOLS.has(call.name)) ? trustedHtml(' open') : '';
+  // A failed edit changed nothing: its row says why, its diff waits behind a click.
+  const open = (parts.open ?? (OPEN_TOOLS.has(call.name) && !isError)) ? trustedHtml(' open') : '';
   return html`<details class="${classes}" id="t-${call.id}" data-tool-use-id="${call.id}" data-tool="${call.name}"${open}><summary class="tool-head">${head}</summary><div class="tool-body">${body}</div></details>`;
 }
 
@@ -291,8 +292,11 @@ const REPEAT_MIN_CHARS = 1500;
  * reader sees that it repeats, and the page does not carry it twice.
  */
 function onceOnPage(block: SafeHtml, call: ToolCall, ctx: RenderContext, what: 'input' | 'output'): SafeHtml {
-  if (block.value.length < REPEAT_MIN_CHARS || !ctx.shownBefore) return block;
-  const earlier = ctx.shownBefore(repeatKey(call, what), call.id);
+  if (!block.value || !ctx.shownBefore) return block;
+  // Measured on the data: the markup may still be short placeholders (deferred highlighting).
+  const key = repeatKey(call, what);
+  if (key.length < REPEAT_MIN_CHARS) return block;
+  const earlier = ctx.shownBefore(key, call.id);
   if (earlier === undefined || earlier === call.id) return block;
   return html`<p class="tool-message repeat">Same ${what} as <a href="#t-${earlier}">an earlier call</a>; not repeated here.</p>`;
 }
