@@ -2,7 +2,7 @@
  * The only JavaScript of the site: theme toggle, copy-link buttons, landing on
  * a permalinked message, and the search dialog. Everything else works without it.
  */
-import { firstMarkFrom, highlightWords, markWords, revealElement } from '../lib/search/highlight.ts';
+import { firstMarkFrom, highlightWords, markWords, remarkOnRedraw, revealElement } from '../lib/search/highlight.ts';
 import { searchUrl } from '../lib/site/urls.ts';
 import { createResultList, loadPagefind } from './search-results.ts';
 
@@ -122,12 +122,23 @@ function initTarget(): void {
     // While landed on words, the linked message is not highlighted as a whole (see search.css).
     document.documentElement.toggleAttribute('data-search-landing', !!mark);
     if (mark) {
-      mark.classList.add('is-current');
-      revealElement(mark);
-      const scroll = () => mark.scrollIntoView({ block: 'center' });
+      let current = mark;
+      current.classList.add('is-current');
+      revealElement(current);
+      const scroll = () => current.scrollIntoView({ block: 'center' });
       scroll();
       // The browser scrolls to the #anchor once the page has loaded; the word wins after that.
       if (document.readyState !== 'complete') window.addEventListener('load', () => requestAnimationFrame(scroll), { once: true });
+      // A code block highlighted once shown redraws its text: its words are marked again, and the current one kept in view.
+      const home = current.closest('[data-hl]');
+      const nth = home ? marks.filter((m) => home.contains(m)).indexOf(current) : -1;
+      remarkOnRedraw(marks, words, (block, fresh) => {
+        const next = fresh[nth] ?? fresh[0];
+        if (block !== home || current.isConnected || !next) return;
+        current = next;
+        current.classList.add('is-current');
+        scroll();
+      });
       return;
     }
     if (!el) return;

@@ -84,7 +84,7 @@ function buildDayView(groups: HTMLElement): HTMLElement {
     const section = document.createElement('section');
     section.className = 'day-group';
     const h = document.createElement('h2');
-    h.textContent = day;
+    h.append(dayHeading(day));
     const count = document.createElement('small');
     count.textContent = ` ${list.length} session${list.length === 1 ? '' : 's'}`;
     h.append(count);
@@ -96,6 +96,16 @@ function buildDayView(groups: HTMLElement): HTMLElement {
   }
   groups.after(view);
   return view;
+}
+
+/** `2026-02-03` → `<time datetime="2026-02-03">Tue, 3 Feb 2026</time>` (the day in UTC, as the cards give it). */
+function dayHeading(day: string): Node {
+  const t = Date.parse(`${day}T00:00:00Z`);
+  if (Number.isNaN(t)) return document.createTextNode(day);
+  const time = document.createElement('time');
+  time.dateTime = day;
+  time.textContent = new Date(t).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  return time;
 }
 
 /** Shows only the cards of one project (all with an empty filter), in both views, and marks the current filter link. */

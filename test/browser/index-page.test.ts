@@ -120,7 +120,7 @@ describe('the index page', () => {
     const page = await open(1280);
     await page.locator('[data-group-toggle] button[data-group="day"]').click();
     const days = [...new Set(sessions.map((s) => s.facts.firstTimestamp!.slice(0, 10)))].sort().reverse();
-    await expect.poll(() => page.locator('.day-group:visible h2').allInnerTexts()).toEqual(days.map((d) => expect.stringContaining(d)));
+    await expect.poll(() => page.locator('.day-group:visible h2 time').evaluateAll((ts) => ts.map((t) => t.getAttribute('datetime')))).toEqual(days);
     expect(await visibleCards(page).count()).toBe(sessions.length);
     // Grouped by day, each card names its project.
     expect(await page.locator('.day-group li.card .card-project:visible').count()).toBe(sessions.length);

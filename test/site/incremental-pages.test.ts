@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -101,10 +101,18 @@ describe('incremental page rendering', () => {
     expect(all.some((p) => /\/2\/index\.html$/.test(p)), 'some session has a second page').toBe(true);
     expect(reusedPages(cold.log).size).toBe(0);
 
-    // Nothing changed: every session page is copied, none rendered.
+    // Nothing changed: every session page is reused, none rendered. The output folder is kept between
+    // builds (src/integrations/out-dir.ts), so anything the build did not produce must go.
+    const planted = [join(out, 'sessions', 'gone-project', 'gone-session', 'index.html'), join(out, '_astro', 'old-build.js'), join(out, 'pagefind-9', 'x.pf_fragment')];
+    for (const f of planted) {
+      mkdirSync(join(f, '..'), { recursive: true });
+      writeFileSync(f, 'left over from an earlier build');
+    }
     const warm = await buildSite(out, env);
     expect(warm.code, warm.log.slice(-2000)).toBe(0);
     expect([...reusedPages(warm.log)].filter((p) => p.startsWith('/sessions/')).sort()).toEqual(all);
+    expect(planted.filter((f) => existsSync(f))).toEqual([]);
+    expect(existsSync(join(out, 'sessions', 'gone-project'))).toBe(false);
 
     // One session changed: exactly its pages are rendered again, and they show the change.
     const changedFile = sessionFiles(join(source, single))[0];
@@ -145,5 +153,16 @@ describe('incremental page rendering', () => {
     const b = digestTree(clean);
     const diffs = [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k));
     expect(diffs).toEqual([]);
+
+    // Another output folder with the same cache: pages come from Astro's cache, and whatever the folder
+    // held before is removed first (this cache did not build it last), so it too equals the clean build.
+    const other = join(tmp('sp-incp-other-'), 'site');
+    mkdirSync(join(other, 'sessions'), { recursive: true });
+    writeFileSync(join(other, 'sessions', 'index.html'), 'not from this build');
+    const moved = await buildSite(other, { ...env, SESSIONPRESS_CACHE_DIR: `${out}-cache` });
+    expect(moved.code, moved.log.slice(-2000)).toBe(0);
+    expect(reusedPages(moved.log).size).toBeGreaterThan(0);
+    const c = digestTree(other);
+    expect([...new Set([...b.keys(), ...c.keys()])].filter((k) => b.get(k) !== c.get(k))).toEqual([]);
   }, 300_000);
 });

@@ -170,6 +170,11 @@ describe('the overview on a built session page', () => {
         const counts = [...tally(toolUses(turn.messages))].sort((a, b) => b[1] - a[1]);
         if (!counts.length) expect(meta).toContain('no tool calls');
         for (const [name, n] of counts.slice(0, 4)) expect(meta, s.file).toContain(`${n} ${name}`);
+        // The files it changed, by name, the first few of them.
+        const changed = changedPaths(toolUsesDeep(turn.messages));
+        const named = [...li.querySelectorAll('.ov-prompt-files code')].map((c) => c.textContent);
+        expect(named, s.file).toEqual(changed.slice(0, OVERVIEW_LIMITS.promptFiles).map((p) => p.split('/').pop()));
+        if (changed.length > OVERVIEW_LIMITS.promptFiles) expect(meta).toContain(`and ${changed.length - OVERVIEW_LIMITS.promptFiles} more file`);
       }
       const paths = changedPaths(s.turns.flatMap((t) => toolUsesDeep(t.messages)));
       const files = [...overview.querySelectorAll('.ov-files li a')];

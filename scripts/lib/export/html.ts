@@ -9,9 +9,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import prices from '../../../src/data/prices.json' with { type: 'json' };
 import { renderSession, type AssetRef } from '../../../src/lib/build/render-session.js';
-import { formatCount, formatDuration, formatTimestamp, formatTokens } from '../../../src/lib/format.js';
+import { formatDuration, formatTimestamp, formatTokens } from '../../../src/lib/format.js';
 import { escapeHtml } from '../../../src/lib/render/sanitize.js';
 import { estimateCost, type PriceTable } from '../../../src/lib/site/cost.js';
+import { countOf } from '../../../src/lib/site/summary.js';
 import { messageAnchor } from '../../../src/lib/site/urls.js';
 import type { Session } from '../../../src/lib/transcript/types.js';
 
@@ -135,7 +136,7 @@ function headerHtml(session: Session, pageUrl: string | undefined): string {
   if (when) rows.push(['When', `<time datetime="${escapeHtml(f.firstTimestamp)}">${escapeHtml(when)}</time>${f.durationMs !== undefined ? ` (${escapeHtml(formatDuration(f.durationMs))})` : ''}`]);
   if (f.models.length) rows.push(['Models', f.models.map((m) => `<span class="chip">${escapeHtml(m)}</span>`).join(' ')]);
   if (f.gitBranches.length) rows.push(['Branch', f.gitBranches.map((b) => `<code class="chip">${escapeHtml(b)}</code>`).join(' ')]);
-  rows.push(['Activity', `${formatCount(f.promptCount)} prompts · ${formatCount(f.messageCount)} messages · ${formatCount(f.toolCallCount)} tool calls`]);
+  rows.push(['Activity', `${countOf(f.promptCount, 'prompt')} · ${countOf(f.messageCount, 'message')} · ${countOf(f.toolCallCount, 'tool call')}`]);
   const usage = f.usage.map((u) => {
     const cost = estimateCost(u, prices as PriceTable);
     return `<li>${escapeHtml(u.model)}: ${formatTokens(u.inputTokens)} in, ${formatTokens(u.outputTokens)} out, ${formatTokens(u.cacheReadTokens)} cache read${cost !== undefined ? ` · ≈ $${cost.toFixed(2)}` : ''}</li>`;

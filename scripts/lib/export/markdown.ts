@@ -14,7 +14,7 @@ import { summarizeToolCall } from '../../../src/lib/render/tool-summary.js';
 import { cleanResultText, imageBlocks, resultText, str } from '../../../src/lib/render/tools/common.js';
 import { estimateCost, type PriceTable } from '../../../src/lib/site/cost.js';
 import { pullRequestLabel } from '../../../src/lib/site/pull-requests.js';
-import { isWebUrl } from '../../../src/lib/site/summary.js';
+import { countOf, isWebUrl } from '../../../src/lib/site/summary.js';
 import type { AssistantMessage, Message, Session, ToolCall, Turn } from '../../../src/lib/transcript/types.js';
 import { blockquote, closeOpenFence, cutText, fence, neutralizeMarkdown, summaryText } from './gfm.js';
 
@@ -66,7 +66,7 @@ function headerBlock(session: Session, options: MarkdownExportOptions): string {
   facts.push(`**Project:** ${inlineCode(f.projectName)}`);
   if (when) facts.push(`**Date:** ${when}${f.durationMs !== undefined ? ` (${formatDuration(f.durationMs)})` : ''}`);
   if (f.models.length) facts.push(`**Models:** ${f.models.map(inlineCode).join(', ')}`);
-  facts.push(`**Activity:** ${formatCount(f.promptCount)} prompts · ${formatCount(f.messageCount)} messages · ${formatCount(f.toolCallCount)} tool calls`);
+  facts.push(`**Activity:** ${countOf(f.promptCount, 'prompt')} · ${countOf(f.messageCount, 'message')} · ${countOf(f.toolCallCount, 'tool call')}`);
   const usage = tokenLine(session);
   if (usage) facts.push(usage);
   for (const pr of f.pullRequests ?? []) {

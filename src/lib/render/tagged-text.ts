@@ -34,7 +34,8 @@ export interface Segment {
   body: string;
 }
 
-const TAG_RE = new RegExp(`<(${PROMPT_TAGS.join('|')})((?:\\s+[\\w-]+\\s*=\\s*(?:"[^"]*"|'[^']*'))*)\\s*>([\\s\\S]*?)</\\1\\s*>`, 'g');
+// A tag counts only at the start of a line, as Claude Code writes them: a tag mentioned inside a sentence stays text.
+const TAG_RE = new RegExp(`(?<=^|\\n)[ \\t]*<(${PROMPT_TAGS.join('|')})((?:\\s+[\\w-]+\\s*=\\s*(?:"[^"]*"|'[^']*'))*)\\s*>([\\s\\S]*?)</\\1\\s*>`, 'g');
 const ATTR_RE = /([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 /** Whether the text holds at least one complete known tag. */

@@ -9,6 +9,7 @@ import type { ToolCall } from '../transcript/types.js';
 import { cleanResultText, lineCount, num, obj, resultText, str, structured } from './tools/common.js';
 import { computeHunks, patchHunks, type Hunk } from './tools/files.js';
 import { parseMcpName } from './tools/generic.js';
+import { ROW_SUMMARIES } from './tools/row-summaries.js';
 
 export interface ToolSummary {
   /** Display name of the tool ("Bash", "Todo", an MCP server's name). */
@@ -286,6 +287,8 @@ const mcp: Summarizer = (call) => {
 };
 
 const SUMMARIZERS: Record<string, Summarizer> = {
+  // The 2.1.x tools (TaskOutput, SendMessage, ToolSearch, Cron…, Team…): summarised beside their renderers.
+  ...ROW_SUMMARIES,
   Bash: bash,
   BashOutput: bashOutput,
   KillShell: killShell,

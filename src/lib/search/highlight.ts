@@ -112,3 +112,23 @@ export function revealElement(el: Element): void {
     if (p.tagName === 'DETAILS') (p as HTMLDetailsElement).open = true;
   }
 }
+
+/**
+ * Code blocks that are highlighted in the browser once shown (`data-hl`,
+ * src/scripts/lazy-highlight.ts) redraw their text, which drops the marks in
+ * them. Each such block holding marks is watched; when it is redrawn, its words
+ * are marked again and `redrawn` gets the new marks of that block.
+ */
+export function remarkOnRedraw(marks: HTMLElement[], words: string[], redrawn: (block: Element, marks: HTMLElement[]) => void): void {
+  const blocks = new Set(marks.map((m) => m.closest('[data-hl]')).filter((b): b is Element => !!b));
+  for (const block of blocks) {
+    const win = block.ownerDocument.defaultView;
+    if (!win?.MutationObserver) return;
+    const observer = new win.MutationObserver(() => {
+      if (block.querySelector(`mark.${HIGHLIGHT_CLASS}`)) return;
+      observer.disconnect();
+      redrawn(block, markWords([block], words));
+    });
+    observer.observe(block, { childList: true, subtree: true });
+  }
+}

@@ -187,3 +187,13 @@ describe('tags in prompts: payloads are inert', () => {
     );
   });
 });
+
+describe('tags mentioned in prose', () => {
+  it('a tag inside a sentence stays text; one at the start of a line is rendered', () => {
+    const el = renderPrompt(userMsg('Why does <system-reminder>x</system-reminder> appear in my logs?'));
+    expect(el.querySelector('details.system-reminder')).toBeNull();
+    expect(el.textContent).toContain('<system-reminder>x</system-reminder>');
+    const indented = renderPrompt(userMsg('<command-name>/exit</command-name>\n            <command-message>exit</command-message>\n            <command-args></command-args>'));
+    expect(text(indented.querySelector('.command-chip'))).toBe('/exit');
+  });
+});
