@@ -46,7 +46,9 @@ export function lazyHighlightIntegration(): AstroIntegration {
         // The output folder is kept between builds: an older highlighter's folder goes.
         const parent = join(fileURLToPath(dir), dirname(folderOf(version)));
         if (existsSync(parent)) for (const name of await readdir(parent)) if (`_sessionpress/${name}/` !== folderOf(version)) await rm(join(parent, name), { recursive: true, force: true });
-        await copyTree(cached, join(fileURLToPath(dir), folderOf(version)));
+        // Its files never change under one version: a folder left by the last build is complete.
+        const target = join(fileURLToPath(dir), folderOf(version));
+        if (!existsSync(join(target, 'engine.mjs'))) await copyTree(cached, target);
       },
     },
   };

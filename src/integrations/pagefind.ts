@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
@@ -71,7 +71,7 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
         const started = performance.now();
         const outDir = fileURLToPath(dir).replace(/[\\/]$/, '');
         const version = await pagefindVersion();
-        const pages = await searchablePages(outDir);
+        const pages = await searchablePages(outDir, join(cacheDir, PAGE_DIGESTS));
         const total = pages.reduce((n, p) => n + p.bytes, 0);
         const count = shardCount(total, options.shardBytes);
         const groups = Array.from({ length: count }, () => [] as SearchPage[]);
@@ -123,7 +123,7 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
           const n = /^pagefind(?:-(\d+))?$/.exec(name);
           if (n && Number(n[1] ?? 1) > shards.length) await rm(join(outDir, name), { recursive: true, force: true });
         }
-        const keep = new Set(digests);
+        const keep = new Set([...digests, PAGE_DIGESTS]);
         const built = stale.length;
         const indexed = stale.reduce((n, list) => n + list.length, 0);
         await writeFile(join(outDir, bundleDir(0), SEARCH_MANIFEST), JSON.stringify(manifest));
@@ -139,14 +139,37 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
   };
 }
 
-/** The pages pagefind would index (those with `data-pagefind-body`), with their sizes and digests, in path order. */
-async function searchablePages(outDir: string): Promise<SearchPage[]> {
+/** Where the digests of the last build's pages are kept, by path, size and modification time. */
+const PAGE_DIGESTS = 'page-digests.json';
+
+type PageDigests = Record<string, { size: number; mtimeMs: number; sha: string | null }>;
+
+/**
+ * The pages pagefind would index (those with `data-pagefind-body`), with their
+ * sizes and digests, in path order. The output folder is kept between builds
+ * and a page Astro reused is not written again: a page whose size and
+ * modification time are those recorded last time keeps its recorded digest
+ * (`null`: not searchable) without being read.
+ */
+async function searchablePages(outDir: string, digestsFile: string): Promise<SearchPage[]> {
+  const before: PageDigests = existsSync(digestsFile) ? JSON.parse(await readFile(digestsFile, 'utf8').catch(() => '{}')) : {};
+  const after: PageDigests = {};
   const files = await listFiles(outDir, (name) => name.endsWith('.html'));
   const pages = await mapLimit(files, 16, async (path): Promise<SearchPage | undefined> => {
-    const buf = await readFile(path);
-    if (!buf.includes(SEARCH_BODY_ATTR)) return undefined;
-    return { path, rel: relative(outDir, path).split(sep).join('/'), bytes: buf.length, sha: createHash('sha256').update(buf).digest('hex') };
+    const rel = relative(outDir, path).split(sep).join('/');
+    const st = await stat(path);
+    const known = before[rel];
+    let sha: string | null;
+    if (known && known.size === st.size && known.mtimeMs === st.mtimeMs) sha = known.sha;
+    else {
+      const buf = await readFile(path);
+      sha = buf.includes(SEARCH_BODY_ATTR) ? createHash('sha256').update(buf).digest('hex') : null;
+    }
+    after[rel] = { size: st.size, mtimeMs: st.mtimeMs, sha };
+    return sha === null ? undefined : { path, rel, bytes: st.size, sha };
   });
+  await mkdir(dirname(digestsFile), { recursive: true });
+  await writeFile(digestsFile, JSON.stringify(after));
   return pages.filter((p): p is SearchPage => !!p);
 }
 

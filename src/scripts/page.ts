@@ -1,12 +1,11 @@
 /**
  * The only JavaScript of the site: theme toggle, copy-link buttons, landing on
- * a permalinked message, and the search dialog. Everything else works without it.
+ * a permalinked message or on the words of a search hit, and the search dialog
+ * (results: search-results.ts). Everything else works without it.
  */
 import { firstMarkFrom, highlightWords, markWords, remarkOnRedraw, revealElement } from '../lib/search/highlight.ts';
 import { searchUrl } from '../lib/site/urls.ts';
 import { createResultList, loadPagefind } from './search-results.ts';
-
-export { loadPagefind } from './search-results.ts';
 
 export function initPage(): void {
   initTheme();
@@ -122,23 +121,7 @@ function initTarget(): void {
     // While landed on words, the linked message is not highlighted as a whole (see search.css).
     document.documentElement.toggleAttribute('data-search-landing', !!mark);
     if (mark) {
-      let current = mark;
-      current.classList.add('is-current');
-      revealElement(current);
-      const scroll = () => current.scrollIntoView({ block: 'center' });
-      scroll();
-      // The browser scrolls to the #anchor once the page has loaded; the word wins after that.
-      if (document.readyState !== 'complete') window.addEventListener('load', () => requestAnimationFrame(scroll), { once: true });
-      // A code block highlighted once shown redraws its text: its words are marked again, and the current one kept in view.
-      const home = current.closest('[data-hl]');
-      const nth = home ? marks.filter((m) => home.contains(m)).indexOf(current) : -1;
-      remarkOnRedraw(marks, words, (block, fresh) => {
-        const next = fresh[nth] ?? fresh[0];
-        if (block !== home || current.isConnected || !next) return;
-        current = next;
-        current.classList.add('is-current');
-        scroll();
-      });
+      landOnWord(mark, marks, words);
       return;
     }
     if (!el) return;
@@ -149,6 +132,30 @@ function initTarget(): void {
   };
   window.addEventListener('hashchange', () => land(false));
   land(true);
+}
+
+/**
+ * Opens the sections around a marked word and scrolls it into view. A code
+ * block highlighted once shown redraws its text: its words are marked again,
+ * and the word landed on is kept in view.
+ */
+function landOnWord(mark: HTMLElement, marks: HTMLElement[], words: string[]): void {
+  let current = mark;
+  current.classList.add('is-current');
+  revealElement(current);
+  const scroll = () => current.scrollIntoView({ block: 'center' });
+  scroll();
+  // The browser scrolls to the #anchor once the page has loaded; the word wins after that.
+  if (document.readyState !== 'complete') window.addEventListener('load', () => requestAnimationFrame(scroll), { once: true });
+  const home = current.closest('[data-hl]');
+  const nth = home ? marks.filter((m) => home.contains(m)).indexOf(current) : -1;
+  remarkOnRedraw(marks, words, (block, fresh) => {
+    const next = fresh[nth] ?? fresh[0];
+    if (block !== home || current.isConnected || !next) return;
+    current = next;
+    current.classList.add('is-current');
+    scroll();
+  });
 }
 
 /** A message of a long session lives on another page: go there, keeping the anchor. */
@@ -234,9 +241,12 @@ function dialogKey(e: KeyboardEvent, input: HTMLInputElement, list: HTMLOListEle
     const next = e.key === 'ArrowDown' ? Math.min(at + 1, stops.length - 1) : at - 1;
     (next < 0 ? input : stops[next]).focus();
   } else if (e.key === 'Enter' && document.activeElement === input) {
-    // Enter would submit the dialog's form, which closes it; open the first hit instead.
+    // Enter would submit the dialog's form, which closes it; open the first hit instead,
+    // or, with none (yet), the search page with the query.
     e.preventDefault();
-    list.querySelector<HTMLAnchorElement>('a.result-hit')?.click();
+    const first = list.querySelector<HTMLAnchorElement>('a.result-hit');
+    if (first) first.click();
+    else if (input.value.trim()) location.assign(searchUrl(document.body.dataset.base ?? '/', input.value.trim()));
   } else if (at !== -1 && e.key.length === 1 && e.key !== ' ') {
     input.focus();
   }

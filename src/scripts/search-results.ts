@@ -58,10 +58,11 @@ export function loadPagefind(): Promise<Pagefind | undefined> {
         const res = await pf.search(q, opts);
         const [key, dir] = Object.entries(opts.sort ?? {})[0] ?? [];
         // pagefind orders the results of merged shards by score; a date order is restored here.
+        // Pages without a date (notes) are left out, as a single index leaves them out of a sorted search.
         if (key === 'date' && manifest.shards.length) {
           const d = (r: PagefindResult) => manifest.dates[r.id] ?? '';
           const sign = dir === 'asc' ? 1 : -1;
-          res.results = [...res.results].sort((a, b) => (d(a) < d(b) ? -sign : d(a) > d(b) ? sign : 0));
+          res.results = res.results.filter((r) => d(r)).sort((a, b) => (d(a) < d(b) ? -sign : d(a) > d(b) ? sign : 0));
         }
         return res;
       },

@@ -55,10 +55,10 @@ describe('the sample site in Chromium', () => {
     let found = false;
     for (const path of sessionUrls) {
       await page.goto(`${server.url}${path}`);
-      // A collapsed tool output ("Show file · 44 lines") if the page has one, else any collapsed part.
-      // Element handles, not locators: a `details:not([open])` locator would re-resolve to the
-      // next closed one as soon as this one opens.
-      const details = (await page.$('[data-transcript] .tool details:not([open])')) ?? (await page.$('[data-transcript] details:not([open])'));
+      // A tool call collapsed to its row (outside any other closed section) if the page has one, else any
+      // collapsed part. Element handles, not locators: a `details:not([open])` locator would re-resolve to
+      // the next closed one as soon as this one opens.
+      const details = (await page.$('[data-transcript] details.tool:not([open]):not(details:not([open]) *)')) ?? (await page.$('[data-transcript] details:not([open])'));
       if (!details) continue;
       const body = (await details.$(':scope > :not(summary)'))!;
       const summary = (await details.$(':scope > summary'))!;
@@ -81,6 +81,10 @@ describe('the sample site in Chromium', () => {
     const button = page.locator('[data-transcript] .msg-links > button.copy-link').nth(1);
     const href = await button.evaluate((b) => b.previousElementSibling!.getAttribute('href'));
     expect(href).toMatch(/^#m-/);
+    // The button shows on hover or keyboard focus: reach it the keyboard's way, from its permalink.
+    expect(await button.isVisible()).toBe(false);
+    await button.evaluate((b) => (b.previousElementSibling as HTMLElement).focus());
+    expect(await button.isVisible()).toBe(true);
     await button.click();
     // Headless Chromium may refuse the clipboard; then the link is put in the address bar instead.
     await expect.poll(async () => (await button.textContent()) === 'Copied' || new URL(page.url()).hash === href, { timeout: 15_000 }).toBe(true);

@@ -58,7 +58,7 @@ export async function searchAndLand(page: Page, word: string, path: string, uuid
   await page.fill('[data-search-input]', word);
   const hits = page.locator('[data-search-results] a.result-hit');
   await hits.first().waitFor();
-  const hit = opts.firstHit === false ? hits.filter({ has: page.locator(`xpath=self::*[contains(@href, "${path}#")]`) }).first() : hits.first();
+  const hit = opts.firstHit === false ? hits.filter({ has: page.locator(`xpath=self::*[contains(@href, "${path}?") or contains(@href, "${path}#")]`) }).first() : hits.first();
   await hit.waitFor();
   const href = (await hit.getAttribute('href'))!;
   await hit.click();

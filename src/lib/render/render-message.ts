@@ -259,7 +259,7 @@ function timeHtml(ts: string | undefined): SafeHtml {
   const d = new Date(ts);
   if (Number.isNaN(d.getTime())) return html``;
   const iso = d.toISOString();
-  return html`<time datetime="${iso}" title="${iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}">${iso.slice(11, 16)}</time>`;
+  return html`<time datetime="${iso}" title="${iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}" data-pagefind-ignore>${iso.slice(11, 16)}</time>`;
 }
 
 interface FrameOptions {
@@ -289,7 +289,7 @@ function frame(kind: string, uuid: string, timestamp: string | undefined, body: 
   const idOnHeading = opts.promptIndex !== undefined || kind === 'assistant';
   const articleId = idOnHeading ? '' : trustedHtml(` id="m-${escapeHtml(uuid)}"`);
   const cls = `msg msg-${kind}${opts.extraClass ? ` ${opts.extraClass}` : ''}`;
-  return html`<article class="${cls}"${articleId} data-uuid="${uuid}" data-kind="${kind}"${promptAttr}><header class="msg-head">${heading}${opts.label ? html`<span class="msg-label">${opts.label}</span>` : ''}${timeHtml(timestamp)}<span class="msg-links" data-pagefind-ignore><a class="permalink" href="${anchor}" aria-label="Link to this message">#</a></span></header>${body}</article>`;
+  return html`<article class="${cls}"${articleId} data-uuid="${uuid}" data-kind="${kind}"${promptAttr}><header class="msg-head">${heading}${opts.label ? html`<span class="msg-label" data-pagefind-ignore>${opts.label}</span>` : ''}${timeHtml(timestamp)}<span class="msg-links" data-pagefind-ignore><a class="permalink" href="${anchor}" aria-label="Link to this message">#</a></span></header>${body}</article>`;
 }
 
 /**

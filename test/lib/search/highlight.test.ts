@@ -1,6 +1,6 @@
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
-import { firstMarkFrom, highlightUrl, highlightWords, markWords, revealElement, wordPattern } from '../../../src/lib/search/highlight.js';
+import { firstMarkFrom, highlightUrl, highlightWords, markWords, remarkOnRedraw, revealElement, wordPattern } from '../../../src/lib/search/highlight.js';
 
 function page(body: string): Document {
   return new JSDOM(`<!doctype html><body>${body}</body>`).window.document;
@@ -44,5 +44,21 @@ describe('markWords', () => {
     expect(firstMarkFrom(marks, null)).toBe(marks[0]);
     revealElement(first);
     expect([...doc.querySelectorAll('details')].every((d) => d.open)).toBe(true);
+  });
+});
+
+describe('remarkOnRedraw', () => {
+  it('marks a code block again when the browser highlighter redraws its text', async () => {
+    const doc = page('<main><pre data-hl="lazy"><code><span class="src">from x import annotations</span></code></pre></main>');
+    const marks = markWords([doc.querySelector('main')!], ['annotations']);
+    const redrawn = new Promise<HTMLElement[]>((resolve) => remarkOnRedraw(marks, ['annotations'], (_block, fresh) => resolve(fresh)));
+    // What the lazy highlighter does: the text re-drawn as coloured runs, the old nodes (and marks) gone.
+    const src = doc.querySelector('.src')!;
+    const kw = doc.createElement('span');
+    kw.textContent = 'from';
+    src.replaceChildren(kw, doc.createTextNode(' x import annotations'));
+    const fresh = await redrawn;
+    expect(fresh.map((m) => m.textContent)).toEqual(['annotations']);
+    expect(fresh[0].isConnected).toBe(true);
   });
 });

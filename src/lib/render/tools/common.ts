@@ -298,7 +298,7 @@ function onceOnPage(block: SafeHtml, call: ToolCall, ctx: RenderContext, what: '
   if (key.length < REPEAT_MIN_CHARS) return block;
   const earlier = ctx.shownBefore(key, call.id);
   if (earlier === undefined || earlier === call.id) return block;
-  return html`<p class="tool-message repeat">Same ${what} as <a href="#t-${earlier}">an earlier call</a>; not repeated here.</p>`;
+  return html`<p class="tool-message repeat" data-pagefind-ignore>Same ${what} as <a href="#t-${earlier}">an earlier call</a>; not repeated here.</p>`;
 }
 
 /** Result text as plain text plus any images; errors get their own class. */
