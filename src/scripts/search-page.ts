@@ -33,7 +33,11 @@ export async function initSearchPage(): Promise<void> {
   }
   await addFilters(pagefind, box, initial);
   if ([...sort.options].some((o) => o.value === initial.sort)) sort.value = initial.sort;
-  const results = createResultList(list, more, PAGE_SIZE, () => remember({ rows: results.shown }));
+  const saved = createHistoryWriter();
+  const results = createResultList(list, more, PAGE_SIZE, () => saved.update({ rows: results.shown }));
+  // A result opened before the writer's pause has passed still leaves its search behind for Back.
+  list.addEventListener('click', () => saved.flush(), true);
+  window.addEventListener('pagehide', () => saved.flush());
   const state = (): SearchState => {
     const filters: Record<string, string> = {};
     for (const s of box.querySelectorAll<HTMLSelectElement>('select[data-filter]')) if (s.value) filters[s.dataset.filter!] = s.value;
@@ -43,8 +47,7 @@ export async function initSearchPage(): Promise<void> {
   const run = async (rows?: number): Promise<void> => {
     const mine = ++seq;
     const now = state();
-    // Replaced, not pushed: Back leaves the search page, and this entry's URL holds the search to come back to.
-    history.replaceState(history.state, '', `${location.pathname}${searchStateQuery(now)}${location.hash}`);
+    saved.update({}, `${location.pathname}${searchStateQuery(now)}${location.hash}`);
     if (!now.q && !Object.keys(now.filters).length) {
       results.clear();
       status.textContent = '';
@@ -88,7 +91,36 @@ async function addFilters(pagefind: Pagefind, box: HTMLElement, initial: SearchS
   }
 }
 
-/** Keeps the number of rows shown in this history entry, for Back. */
-function remember(state: HistoryState): void {
-  history.replaceState({ ...(history.state as object | null), ...state }, '', location.href);
+/** Pause after the last change before the history entry is written. */
+const HISTORY_PAUSE_MS = 300;
+
+/**
+ * Writes the search into this history entry: its URL (`?q=…`) and the rows
+ * shown. Replaced, not pushed: Back leaves the search page, and this entry is
+ * what it comes back to. Written once typing pauses, as browsers limit how
+ * often a page may rewrite its history (Safari throws past 100 in 30 s).
+ */
+function createHistoryWriter(): { update(state: HistoryState, url?: string): void; flush(): void } {
+  let state: HistoryState = { ...(history.state as HistoryState | null) };
+  let url = location.href;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    timer = undefined;
+    try {
+      history.replaceState(state, '', url);
+    } catch {
+      // Refused (too many rewrites): the next pause tries again.
+    }
+  };
+  return {
+    update(next, nextUrl) {
+      state = { ...state, ...next };
+      if (nextUrl !== undefined) url = nextUrl;
+      clearTimeout(timer);
+      timer = setTimeout(flush, HISTORY_PAUSE_MS);
+    },
+    flush,
+  };
 }
