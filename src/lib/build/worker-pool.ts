@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +36,11 @@ export async function createSessionPool(projectRoot: string, size = Math.min(ava
     const tmp = `${outfile}.${process.pid}.tmp`;
     await writeFile(tmp, code);
     await rename(tmp, outfile);
+    await removeOldWorkers(dirname(outfile));
+  } else {
+    // Marked as in use, so that another build's clean-up (below) leaves it.
+    const now = new Date();
+    await utimes(outfile, now, now).catch(() => undefined);
   }
 
   const workers = Array.from({ length: size }, () => new Worker(outfile));
@@ -75,4 +80,19 @@ export async function createSessionPool(projectRoot: string, size = Math.min(ava
       await Promise.all(workers.map((w) => w.terminate()));
     },
   };
+}
+
+/**
+ * Worker bundles of earlier code: one is written per version of the worker's
+ * sources. Those unused for an hour go (a build that started with one has long
+ * loaded it by then).
+ */
+async function removeOldWorkers(dir: string): Promise<void> {
+  const cutoff = Date.now() - 3600_000;
+  for (const name of await readdir(dir)) {
+    if (!/^session-worker(-[0-9a-f]+)?\.mjs$/.test(name)) continue;
+    const path = join(dir, name);
+    const st = await stat(path).catch(() => undefined);
+    if (st && st.mtimeMs < cutoff) await rm(path, { force: true });
+  }
 }
