@@ -405,6 +405,9 @@ function renderUser(m: UserMessage, ctx: RenderContext, options: RenderMessageOp
     }
     case 'compact-summary':
       return renderCompaction({ kind: 'compaction', uuid: m.uuid, timestamp: m.timestamp, summary: m.text, line: m.line }, ctx);
+    case 'task-notification':
+      // A background agent's result, injected by Claude Code: shown as its card, never as a prompt of its own.
+      return frame('notification', m.uuid, m.timestamp, html`<div class="msg-body">${renderPromptText(m.text, ctx)}</div>`);
     case 'tool-result': {
       // A result whose call is missing (the model pairs the rest inside their calls).
       const images = renderImages(m.blocks, ctx, 'Tool result image');
