@@ -307,7 +307,7 @@ function pairToolResults(c: Collected, file: string, diagnostics: Diagnostic[]):
         continue;
       }
       orphanToolResults.push(block.tool_use_id);
-      diagnostics.push({ file, line: entry.line, code: 'tool-result-without-tool-use', reason: `tool result for ${block.tool_use_id} has no matching tool call; shown on its own` });
+      diagnostics.push({ file, line: entry.line, code: 'tool-result-without-tool-use', reason: `tool result ${typeof block.tool_use_id === 'string' && block.tool_use_id ? `for ${block.tool_use_id} ` : 'with no tool_use_id '}has no matching tool call; shown on its own` });
       c.messages.push(userMessage(entry, 'tool-result', stringifyResult(block.content)));
     }
   }
