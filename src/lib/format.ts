@@ -34,3 +34,8 @@ export function formatTokens(n: number): string {
 export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
+
+/** A count and its noun, plural when it is not one: `1 prompt`, `3 prompts` (regular nouns only). */
+export function countOf(n: number, noun: string): string {
+  return `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
+}
