@@ -748,7 +748,7 @@ describe('Workflow run agents', () => {
     expect(text(el.querySelector('.workflow-agents .count'))).toBe('2 agents in this run');
     const first = el.querySelector('details.workflow-agent[data-subagent="w-a1"]');
     expect(first?.hasAttribute('open')).toBe(false);
-    expect(text(first?.querySelector('summary'))).toBe('workflow-subagent: map issues · 1 messages · 1 min 5 s · 3 tool calls');
+    expect(text(first?.querySelector('summary'))).toBe('workflow-subagent: map issues · 1 message · 1 min 5 s · 3 tool calls');
     expect(text(first?.querySelector('.subagent-body'))).toContain('Mapped 12 issues');
     expect(text(el.querySelector('details.workflow-agent[data-subagent="w-a2"] summary'))).toContain('Agent 2');
   });

@@ -1,5 +1,5 @@
 /** Task / Agent: a subagent's brief, its whole transcript nested, and its answer. */
-import { formatCount, formatDuration } from '../../format.js';
+import { countOf, formatCount, formatDuration } from '../../format.js';
 import type { Subagent, ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
@@ -36,7 +36,7 @@ export function subagentTranscript(call: ToolCall, ctx: RenderContext): SafeHtml
     const rebuilt = sub.source === 'progress' ? ' · rebuilt from progress entries' : '';
     // Named by its agent, in the summary and in a label that stays in view while reading inside it.
     const name = [sub.agentType ?? str(call.input.subagent_type), sub.description ?? str(call.input.description)].filter(Boolean).join(': ') || 'Subagent';
-    const count = `${formatCount(sub.messages.length)} message${sub.messages.length === 1 ? '' : 's'}`;
+    const count = countOf(sub.messages.length, 'message');
     return html`<details class="subagent" data-subagent="${key}"><summary data-pagefind-ignore>Transcript · ${count}${statParts.length ? ` · ${statParts.join(' · ')}` : ''}${rebuilt}</summary><div class="subagent-body"><div class="subagent-label" data-pagefind-ignore>Subagent · ${name}</div>${body}</div></details>`;
   }
   return statParts.length ? html`<p class="agent-stats">${statParts.join(' · ')}</p>` : html``;
@@ -49,7 +49,7 @@ export function subagentTranscript(call: ToolCall, ctx: RenderContext): SafeHtml
 export function compactionAgentHtml(sub: Subagent | undefined, ctx: RenderContext): SafeHtml {
   if (!sub || !sub.messages.length) return html``;
   const body = ctx.depth >= MAX_DEPTH ? html`<p class="no-output">(nested too deep to show)</p>` : ctx.renderMessages(sub.messages);
-  return html`<details class="subagent compaction-agent" data-subagent="${sub.agentId ?? 'compaction'}"><summary>Compaction agent · ${formatCount(sub.messages.length)} messages</summary><div class="subagent-body">${body}</div></details>`;
+  return html`<details class="subagent compaction-agent" data-subagent="${sub.agentId ?? 'compaction'}"><summary>Compaction agent · ${countOf(sub.messages.length, 'message')}</summary><div class="subagent-body">${body}</div></details>`;
 }
 
 /** Task / Agent: description, type, team and isolation, prompt (collapsible markdown), nested transcript, stats, result. */
