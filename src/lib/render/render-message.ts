@@ -424,7 +424,7 @@ function renderCommand(m: UserMessage, ctx: RenderContext): SafeHtml {
   const output = m.command?.output;
   const outHtml = output && output.trim() ? html`<div class="command-output" data-pagefind-weight="0.5">${terminalBlock(output, 'Output')}</div>` : html``;
   // The expanded text Claude received (when the model links it to its command), collapsed under the chip.
-  const expansion = commandExpansion(str((m.command as { expansion?: unknown } | undefined)?.expansion), ctx);
+  const expansion = commandExpansion(m.command?.expansion, ctx);
   return frame('command', m.uuid, m.timestamp, html`<div class="command-line" data-pagefind-weight="2"><code>${line}</code></div>${expansion}${outHtml}`);
 }
 

@@ -185,6 +185,7 @@ function collectUser(c: Collected, entry: Entry): void {
   }
   const text = textOf(entry);
   if (kind === 'command-output' && attachCommandOutput(c, text)) return;
+  if (kind === 'meta') attachCommandExpansion(c, entry, text);
   const msg = userMessage(entry, kind, text);
   c.messages.push(msg);
   c.lastCommand = kind === 'command' ? msg : undefined;
@@ -206,6 +207,18 @@ function collectCompactSummary(c: Collected, entry: Entry): void {
     c.messages.push({ kind: 'compaction', uuid: entryUuid(entry), timestamp: entry.timestamp, summary, line: entry.line });
   }
   c.pendingCompaction = undefined;
+}
+
+/**
+ * A slash command's expanded text (what Claude received) is a meta entry whose
+ * parent is the command: it becomes the command's `expansion`. Caveats are not.
+ */
+function attachCommandExpansion(c: Collected, entry: Entry, text: string): void {
+  const command = c.lastCommand?.command;
+  if (!command || command.expansion !== undefined || entry.parentUuid !== c.lastCommand!.uuid) return;
+  const trimmed = text.trim();
+  if (!trimmed || trimmed.startsWith('<local-command-caveat>') || trimmed.startsWith('Caveat:')) return;
+  command.expansion = text;
 }
 
 /** Gives the last command its output, if it still has none; false when there is no such command. */

@@ -159,7 +159,8 @@ export interface UserMessage {
   /** Non-text, non-tool-result blocks (images, documents). */
   blocks: ContentBlock[];
   /** For `command`: name and args parsed from the command tags. */
-  command?: { name: string; args: string; output?: string };
+  /** For `command`: its output, and the expanded text Claude received (a custom command's or skill's prompt). */
+  command?: { name: string; args: string; output?: string; expansion?: string };
   line: number;
   raw: Record<string, unknown>;
 }
