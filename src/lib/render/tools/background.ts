@@ -19,6 +19,7 @@ import {
   resultText,
   str,
   structured,
+  structuredList,
   taggedValue,
   terminalBlock,
   toolFrame,
@@ -157,12 +158,9 @@ interface CronJob {
 
 /** Jobs of a CronList result: structured `jobs`, else one job per `<id> — …` line. */
 function cronJobs(call: ToolCall): CronJob[] | undefined {
-  const jobs = structured(call)?.jobs;
-  if (Array.isArray(jobs)) {
-    return jobs
-      .map(obj)
-      .filter((j): j is Record<string, unknown> => !!j)
-      .map((j) => ({ id: str(j.id) ?? '?', text: [str(j.humanSchedule) ?? str(j.cron), str(j.prompt)].filter(Boolean).join(': ') }));
+  const jobs = structuredList(call, 'jobs');
+  if (jobs) {
+    return jobs.map((j) => ({ id: str(j.id) ?? '?', text: [str(j.humanSchedule) ?? str(j.cron), str(j.prompt)].filter(Boolean).join(': ') }));
   }
   const text = call.result ? resultText(call.result).trim() : '';
   if (!text) return [];

@@ -3,6 +3,7 @@
  * result text and images, collapsing long content, JSON and code blocks.
  */
 import { formatCount } from '../../format.js';
+import { tagContent } from '../../transcript/entries.js';
 import type { ContentBlock, ToolCall, ToolResult } from '../../transcript/types.js';
 import { COLLAPSE_LINES, type RenderContext } from '../context.js';
 import { highlightCode, highlightTerminal, stripAnsi } from '../highlight.js';
@@ -28,6 +29,12 @@ export function obj(v: unknown): Record<string, unknown> | undefined {
 /** The structured `toolUseResult` when it is an object. */
 export function structured(call: ToolCall): Record<string, unknown> | undefined {
   return obj(call.result?.toolUseResult);
+}
+
+/** The objects of an array field of the structured result (`tasks`, `jobs`…), or undefined when it is not an array. */
+export function structuredList(call: ToolCall, key: string): Array<Record<string, unknown>> | undefined {
+  const list = structured(call)?.[key];
+  return Array.isArray(list) ? list.map(obj).filter((o): o is Record<string, unknown> => !!o) : undefined;
 }
 
 /** Text of a tool result: the string content, or its text blocks joined. */
@@ -336,11 +343,7 @@ export function field(label: string, value: HtmlValue): SafeHtml {
 
 /** The text inside `<tag>…</tag>` in a result (first one; tolerates a missing close), trimmed. */
 export function taggedValue(text: string, tag: string): string | undefined {
-  const open = `<${tag}>`;
-  const start = text.indexOf(open);
-  if (start === -1) return undefined;
-  const end = text.indexOf(`</${tag}>`, start + open.length);
-  return text.slice(start + open.length, end === -1 ? undefined : end).trim();
+  return tagContent(text, tag)?.trim();
 }
 
 /** A result's text parsed as a JSON object (tools that answer in JSON text), or undefined. */

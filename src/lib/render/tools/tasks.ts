@@ -2,7 +2,7 @@
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
-import { errorBlock, field, markdownBlock, obj, resultText, str, structured, textBlock, toolFrame } from './common.js';
+import { errorBlock, field, markdownBlock, obj, resultText, str, structured, structuredList, textBlock, toolFrame } from './common.js';
 
 const STATUS_LABEL: Record<string, string> = { pending: 'Pending', in_progress: 'In progress', completed: 'Completed', deleted: 'Deleted' };
 const STATUS_ICON: Record<string, string> = { pending: '○', in_progress: '◐', completed: '✓', deleted: '✕' };
@@ -65,12 +65,9 @@ export function renderTaskUpdate(call: ToolCall, ctx: RenderContext): SafeHtml {
 
 /** Tasks of a TaskList result: structured `tasks`, else `#1 [status] subject (owner)` lines of the text. */
 function boardOf(call: ToolCall): Todo[] | undefined {
-  const tasks = structured(call)?.tasks;
-  if (Array.isArray(tasks)) {
-    return tasks
-      .map(obj)
-      .filter((t): t is Record<string, unknown> => !!t)
-      .map((t) => ({ content: `#${str(t.id) ?? '?'} ${str(t.subject) ?? ''}${str(t.owner) ? ` (${str(t.owner)})` : ''}`, status: str(t.status) ?? 'pending' }));
+  const tasks = structuredList(call, 'tasks');
+  if (tasks) {
+    return tasks.map((t) => ({ content: `#${str(t.id) ?? '?'} ${str(t.subject) ?? ''}${str(t.owner) ? ` (${str(t.owner)})` : ''}`, status: str(t.status) ?? 'pending' }));
   }
   const text = call.result && !call.result.isError ? resultText(call.result).trim() : '';
   if (!text) return undefined;
