@@ -1,13 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, listFiles } from '../helpers/build.js';
-import { launchBrowser } from '../helpers/browser.js';
-import { serveStatic, type StaticServer } from '../helpers/serve.js';
-import { repoRoot } from '../helpers/shared.js';
+import { listFiles } from '../helpers/build.js';
+import { serveSampleSite, type ServedSite } from './site-helpers.js';
 
 /**
  * Code inside a closed `<details>` is built plain (marked `data-hl="lazy"`) and
@@ -15,21 +11,14 @@ import { repoRoot } from '../helpers/shared.js';
  * shown open is highlighted by the build.
  */
 describe('code in closed details is highlighted when opened', () => {
-  const root = mkdtempSync(join(tmpdir(), 'sp-lazy-'));
-  const out = join(root, 'site');
-  let server: StaticServer;
-  let browser: Browser;
+  let site: ServedSite;
+  let out = '';
   beforeAll(async () => {
-    const run = await buildSite(out, { SESSIONPRESS_SOURCE: join(repoRoot, 'content', 'sessions') });
-    expect(run.code, run.log.slice(-2000)).toBe(0);
-    server = await serveStatic(out);
-    browser = await launchBrowser();
+    site = await serveSampleSite('sp-lazy-');
+    out = site.out;
   }, 300_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(() => site?.close());
+
 
   it('builds closed code plain and open code highlighted', () => {
     let lazy = 0;
@@ -48,12 +37,12 @@ describe('code in closed details is highlighted when opened', () => {
   it('colours a lazy block when its details opens, with no request outside the site', async () => {
     const file = listFiles(join(out, 'sessions')).find((p) => p.endsWith('.html') && readFileSync(p, 'utf8').includes('data-hl="lazy"'))!;
     const path = file.slice(out.length + 1).replace(/index\.html$/, '');
-    const page = await browser.newPage();
+    const page = await site.browser.newPage();
     const outside: string[] = [];
     page.on('request', (r) => {
-      if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) outside.push(r.url());
+      if (!r.url().startsWith(site.server.url) && !r.url().startsWith('data:')) outside.push(r.url());
     });
-    const response = await page.goto(new URL(path, server.url).href);
+    const response = await page.goto(new URL(path, site.server.url).href);
     expect(response?.status()).toBe(200);
     const before = await page.evaluate(() => {
       const pre = document.querySelector('pre[data-hl="lazy"]')!;
@@ -77,7 +66,7 @@ describe('code in closed details is highlighted when opened', () => {
     expect(after.text).toBe(before.text);
     expect(after.lazy).toBeNull();
     expect(outside).toEqual([]);
-    expect(server.notFound).toEqual([]);
+    expect(site.server.notFound).toEqual([]);
     await page.close();
   }, 60_000);
 });

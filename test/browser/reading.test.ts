@@ -1,14 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../helpers/build.js';
-import { launchBrowser } from '../helpers/browser.js';
-import { serveStatic, type StaticServer } from '../helpers/serve.js';
 import { corpusRoot } from '../helpers/shared.js';
-import { sessionPagePaths } from './site-helpers.js';
-import type { Browser } from 'playwright-core';
+import { serveSampleSite, type ServedSite } from './site-helpers.js';
 
 /**
  * Reading a session page: built from one real corpus project (edits, long
@@ -19,30 +13,21 @@ import type { Browser } from 'playwright-core';
 const PROJECT = '-src-deep-manifest';
 
 describe('reading a session page', () => {
-  const root = mkdtempSync(join(tmpdir(), 'sp-reading-'));
-  const out = join(root, 'site');
-  let server: StaticServer;
-  let browser: Browser;
+  let site: ServedSite;
   let pages: string[] = [];
 
   beforeAll(async () => {
-    const run = await buildSite(out, { SESSIONPRESS_SOURCE: join(corpusRoot, PROJECT), SESSIONPRESS_CACHE_DIR: join(root, 'cache') });
-    expect(run.code, run.log.slice(-2000)).toBe(0);
-    pages = sessionPagePaths(out);
+    site = await serveSampleSite('sp-reading-', { SESSIONPRESS_SOURCE: join(corpusRoot, PROJECT) });
+    pages = site.sessionPaths;
     expect(pages.length).toBeGreaterThan(0);
-    server = await serveStatic(out);
-    browser = await launchBrowser();
   }, 600_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(() => site?.close());
+
 
   async function open(path: string, width: number): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height: 800 } });
-    await page.goto(new URL(path, server.url).href);
+    const page = await site.browser.newPage({ viewport: { width, height: 800 } });
+    await page.goto(new URL(path, site.server.url).href);
     return page;
   }
 
