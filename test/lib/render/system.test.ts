@@ -198,7 +198,7 @@ describe('compaction agent', () => {
     const doc = parse(html);
     const d = doc.querySelector('details.compaction-agent[data-subagent="acompact-1"]');
     expect(d?.hasAttribute('open')).toBe(false);
-    expect(text(d?.querySelector('summary'))).toBe('Compaction agent · 1 messages');
+    expect(text(d?.querySelector('summary'))).toBe('Compaction agent · 1 message');
     expect(text(d?.querySelector('.subagent-body'))).toContain('the user fixed the login bug');
     expect(doc.querySelector('.divider')).not.toBeNull();
   });
