@@ -7,7 +7,7 @@ import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 // Imported up front: a dynamic import inside a hook goes through Vite's module runner, which
 // Astro may already have closed by the time `astro:build:done` runs.
 import * as pagefind from 'pagefind';
-import { copyTree, listFiles, mapLimit } from '../lib/fs/parallel.js';
+import { copyTree, isLinkedTree, listFiles, mapLimit } from '../lib/fs/parallel.js';
 import { SEARCH_MANIFEST, type SearchManifest } from '../lib/search/manifest.js';
 import { bundleDir, fragmentDates, SEARCH_BODY_ATTR, shardCount, shardOf } from '../lib/search/shards.js';
 
@@ -96,9 +96,12 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
             const cached = join(cacheDir, digests[i]);
             const target = join(outDir, bundleDir(i));
             if (isCached(digests[i])) {
-              // The output folder is kept between builds: a bundle left there may hold pages since removed.
-              await rm(target, { recursive: true, force: true });
-              await copyTree(join(cached, 'bundle'), target);
+              // The output folder is kept between builds: a bundle left there may hold pages since removed,
+              // unless it is this very bundle, linked there by the last build.
+              if (!(await isLinkedTree(join(cached, 'bundle'), target, (name) => name === SEARCH_MANIFEST))) {
+                await rm(target, { recursive: true, force: true });
+                await copyTree(join(cached, 'bundle'), target);
+              }
               return JSON.parse(await readFile(join(cached, 'dates.json'), 'utf8'));
             }
             await indexShard(outDir, list, target, logger);

@@ -17,6 +17,14 @@ function sessionPages(out: string): string[] {
     .sort();
 }
 
+/** Each project's page and insights page (`/projects/<slug>/…`, `/insights/<slug>/…`), as Astro logs them. */
+function groupPages(out: string): string[] {
+  return ['projects', 'insights']
+    .flatMap((kind) => listFiles(join(out, kind)).filter((f) => f.endsWith('.html') && relative(join(out, kind), f).includes('/')))
+    .map((f) => `/${relative(out, f).split('\\').join('/')}`)
+    .sort();
+}
+
 /**
  * The pages Astro's incremental build copied from its cache instead of rendering: it logs such a
  * page as `├─ <path> (restored)` (or `(cached)` when the file was still in the output folder).
@@ -111,6 +119,10 @@ describe('incremental page rendering', () => {
     const warm = await buildSite(out, env);
     expect(warm.code, warm.log.slice(-2000)).toBe(0);
     expect([...reusedPages(warm.log)].filter((p) => p.startsWith('/sessions/')).sort()).toEqual(all);
+    // Project and insights pages are keyed by their sessions: all copied too.
+    const groups = groupPages(out);
+    expect(groups.length).toBe(2 * projects.length);
+    expect(groups.filter((p) => !reusedPages(warm.log).has(p))).toEqual([]);
     expect(planted.filter((f) => existsSync(f))).toEqual([]);
     expect(existsSync(join(out, 'sessions', 'gone-project'))).toBe(false);
 
@@ -126,6 +138,11 @@ describe('incremental page rendering', () => {
     expect(rendered.every((p) => p.includes(`/${changedId}/`)), rendered.join(', ')).toBe(true);
     expect(all.filter((p) => p.includes(`/${changedId}/`))).toEqual(rendered);
     expect(readFileSync(join(out, rendered.find((p) => p.endsWith(`/${changedId}/index.html`))!), 'utf8')).toContain('wombatzebra');
+    // Of the project and insights pages, only the changed session's project's two are rendered again.
+    const ownProject = groups.find((p) => p.startsWith('/projects/') && readFileSync(join(out, p), 'utf8').includes(`/${changedId}/`))!;
+    expect(ownProject, 'the project page listing the changed session').toBeTruthy();
+    const ownSlug = ownProject.split('/')[2];
+    expect(groups.filter((p) => !reused.has(p))).toEqual([`/insights/${ownSlug}/index.html`, ownProject].sort());
 
     // A session deleted: the other session of its project loses its link to it, so its pages are rendered
     // again; sessions of other projects are copied.

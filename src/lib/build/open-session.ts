@@ -1,4 +1,4 @@
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { agentIdFromPath, discoverSources, sidecarPathOf, toPosix, WORKFLOW_DIR, type SessionSource, type SourceLayout } from '../discover.js';
@@ -7,6 +7,10 @@ import { createRedactor } from '../redact/redactor.js';
 import type { RedactionOptions, Redactor } from '../redact/types.js';
 import { usernamesFromFolder } from '../redact/usernames.js';
 import { buildSession, type AgentFileInput, type AgentMeta, type BuildResult, type SessionInput } from '../transcript/build-session.js';
+import { agentPathsOf, assignSiblingAgents } from './sibling-agents.js';
+
+// Re-exported: callers that open sessions find the agents here too; the loader imports the light module alone.
+export { agentPathsOf, assignSiblingAgents };
 
 /** A session read, redacted and modelled: everything later steps may see. */
 export interface OpenedSession {
@@ -30,41 +34,6 @@ export interface OpenSessionOptions {
    * only tests of the model may do that, never anything that writes or shows.
    */
   redaction: Partial<RedactionOptions> | false;
-}
-
-/**
- * Maps each session id to the sibling `agent-*.jsonl` files that name it as
- * their `sessionId` (the 2.0.x layout keeps every agent of a project in one folder).
- * Only the head of each file is read.
- */
-export async function assignSiblingAgents(layout: SourceLayout): Promise<Map<string, string[]>> {
-  const owners = new Map<string, string[]>();
-  const siblings = new Set(layout.sessions.flatMap((s) => s.siblingAgentPaths));
-  for (const path of [...siblings].sort()) {
-    const sessionId = await peekSessionId(path);
-    if (!sessionId) continue;
-    const list = owners.get(sessionId);
-    if (list) list.push(path);
-    else owners.set(sessionId, [path]);
-  }
-  return owners;
-}
-
-async function peekSessionId(path: string): Promise<string | undefined> {
-  const handle = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    const m = /"sessionId"\s*:\s*"([^"]+)"/.exec(buf.subarray(0, bytesRead).toString('utf8'));
-    return m?.[1];
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The agent files of a session: its own `subagents/` folder first, then the siblings that name it. */
-export function agentPathsOf(source: SessionSource, owners: Map<string, string[]>): string[] {
-  return [...source.subagentPaths, ...(owners.get(source.sessionId) ?? [])];
 }
 
 /**

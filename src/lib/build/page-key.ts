@@ -13,7 +13,8 @@
  * - the chrome drawn from other entries: the previous and next session links,
  * - the site config (title, base, search settings) as the page sees it.
  * Whatever else a session page starts to show from outside its own entry must
- * be added to `sessionPageKey`, or a rebuild would serve it stale.
+ * be added to `sessionPageKey`, or a rebuild would serve it stale. Project and
+ * insights pages are keyed by their sessions' entries (`groupPageKey`).
  */
 import { createHash } from 'node:crypto';
 
@@ -23,6 +24,35 @@ const PAGE_KEY_VERSION = 1;
 /** A short hex digest of a JSON value (key order as given: callers pass values built the same way every time). */
 export function jsonDigest(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value) ?? 'undefined').digest('hex').slice(0, 32);
+}
+
+const entryDigests = new WeakMap<object, string>();
+
+/**
+ * `jsonDigest` of a stored session's data, computed once per entry per build
+ * however many routes ask (the session pages, the project and insights pages).
+ */
+export function entryDigest(entry: { data: object }): string {
+  let d = entryDigests.get(entry.data);
+  if (d === undefined) {
+    d = jsonDigest(entry.data);
+    entryDigests.set(entry.data, d);
+  }
+  return d;
+}
+
+/**
+ * The cache key of a page that lists or sums a group of sessions (a project
+ * page, a project's insights): it shows nothing but the group's name and
+ * what its sessions' entries hold, in the given order, under the site config.
+ *
+ * @param kind which page (so two kinds of page over the same group never share a key)
+ * @param group the group's slug and name
+ * @param entries the group's sessions, in the order the page shows them
+ * @param siteDigest `jsonDigest` of the site config and base
+ */
+export function groupPageKey(kind: string, group: { slug: string; name: string }, entries: readonly { data: object }[], siteDigest: string): string {
+  return jsonDigest([PAGE_KEY_VERSION, kind, group.slug, group.name, entries.map(entryDigest), siteDigest]);
 }
 
 /** The link to another session a page shows: its slug and title. */

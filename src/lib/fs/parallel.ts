@@ -1,4 +1,4 @@
-import { copyFile, link, mkdir, readdir, rm } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
 /**
@@ -50,4 +50,23 @@ export async function copyTree(from: string, to: string): Promise<void> {
       await copyFile(f, dest);
     }
   });
+}
+
+/**
+ * Whether `to` holds exactly the files of `from`, each a hard link to the same
+ * file (what `copyTree` leaves where the file system allows links), so a copy
+ * made by the previous build can stay instead of being removed and linked
+ * again. Stats only; any difference, or copies instead of links, gives false.
+ * Files of `to` whose name `added` accepts (written there after the copy) are
+ * left out of the comparison.
+ */
+export async function isLinkedTree(from: string, to: string, added: (name: string) => boolean = () => false): Promise<boolean> {
+  const [a, b] = await Promise.all([listFiles(from), listFiles(to, (name) => !added(name)).catch(() => [] as string[])]);
+  if (a.length !== b.length) return false;
+  const same = await mapLimit(a, 16, async (f, i) => {
+    if (relative(from, f) !== relative(to, b[i])) return false;
+    const [x, y] = await Promise.all([stat(f), stat(b[i])]);
+    return x.ino === y.ino && x.dev === y.dev;
+  });
+  return same.every(Boolean);
 }

@@ -196,9 +196,9 @@ export function continuesReply(m: Message, prev: Message | undefined): boolean {
  * their Task call.
  */
 export function renderMessage(message: Message, ctx: RenderContext, options: RenderMessageOptions = {}): string {
-  if (!ctx.finalSanitize) return renderMessageHtml(message, ctx, options).value;
   // Code in closed <details> is left plain (and highlighted in the browser when opened): see highlight.ts.
-  return sanitizeHtml(withDeferredHighlighting(() => renderMessageHtml(message, ctx, options).value));
+  const out = withDeferredHighlighting(() => renderMessageHtml(message, ctx, options).value);
+  return ctx.finalSanitize ? sanitizeHtml(out) : out;
 }
 
 /**

@@ -1,8 +1,8 @@
-import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyTree, listFiles, mapLimit } from '../../../src/lib/fs/parallel.js';
+import { copyTree, isLinkedTree, listFiles, mapLimit } from '../../../src/lib/fs/parallel.js';
 
 describe('mapLimit', () => {
   it('keeps the order of the input and never runs more than the limit at once', async () => {
@@ -47,6 +47,32 @@ describe('copyTree', () => {
     await copyTree(from, to);
     expect(readFileSync(join(to, 'top.json'), 'utf8')).toBe('{"x":1}');
     expect(readFileSync(elsewhere, 'utf8')).toBe('{"old":1}');
+    for (const dir of [from, join(to, '..')]) rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('isLinkedTree', () => {
+  it('is true only while the destination holds exactly the linked files of the source', async () => {
+    const from = mkdtempSync(join(tmpdir(), 'sp-linked-from-'));
+    mkdirSync(join(from, 'index'));
+    writeFileSync(join(from, 'entry.json'), '{}');
+    writeFileSync(join(from, 'index', 'a.pf'), 'a');
+    const to = join(mkdtempSync(join(tmpdir(), 'sp-linked-to-')), 'out');
+    expect(await isLinkedTree(from, to)).toBe(false);
+    await copyTree(from, to);
+    expect(await isLinkedTree(from, to)).toBe(true);
+    // A file written beside the copy afterwards: different unless the caller says it is expected.
+    writeFileSync(join(to, 'manifest.json'), '{}');
+    expect(await isLinkedTree(from, to)).toBe(false);
+    expect(await isLinkedTree(from, to, (name) => name === 'manifest.json')).toBe(true);
+    // The same bytes, but a copy rather than the linked file: not the cached bundle any more.
+    unlinkSync(join(to, 'index', 'a.pf'));
+    copyFileSync(join(from, 'index', 'a.pf'), join(to, 'index', 'a.pf'));
+    expect(await isLinkedTree(from, to, (name) => name === 'manifest.json')).toBe(false);
+    await copyTree(from, to);
+    // A file missing from the copy.
+    rmSync(join(to, 'entry.json'));
+    expect(await isLinkedTree(from, to, (name) => name === 'manifest.json')).toBe(false);
     for (const dir of [from, join(to, '..')]) rmSync(dir, { recursive: true, force: true });
   });
 });
