@@ -77,7 +77,9 @@ async function pruneStale(root: string, produced: Set<string>, since: number): P
       return (await stat(file)).mtimeMs >= since ? undefined : file;
     })
   ).filter((f): f is string => !!f);
+  if (!stale.length) return 0;
   await mapLimit(stale, 16, (f) => rm(f, { force: true }));
+  // Only a removal can leave a folder empty (Astro writes no empty folders).
   await removeEmptyFolders(root, true);
   return stale.length;
 }

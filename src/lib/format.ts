@@ -35,7 +35,7 @@ export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/** A count and its noun, plural when it is not one: `1 prompt`, `3 prompts` (regular nouns only). */
-export function countOf(n: number, noun: string): string {
-  return `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
+/** A count and its noun, plural when it is not one: `1 prompt`, `3 prompts`, `2 matches` (with `plural`). */
+export function countOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(n)} ${n === 1 ? singular : plural}`;
 }

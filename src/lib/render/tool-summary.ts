@@ -4,7 +4,7 @@
  * page shows it as the row a call collapses to; the overview and the exports
  * build tallies from it. Plain text, not HTML: every caller escapes it.
  */
-import { formatCount, formatDuration } from '../format.js';
+import { countOf, formatCount, formatDuration } from '../format.js';
 import type { ToolCall } from '../transcript/types.js';
 import { cleanResultText, lineCount, num, obj, resultText, str, structured } from './tools/common.js';
 import { computeHunks, patchHunks, type Hunk } from './tools/files.js';
@@ -44,10 +44,8 @@ const DISPLAY: Record<string, string> = {
   Agent: 'Task',
 };
 
-/** "1 file", "3 files": a count with its noun, plural when it should be. */
-export function countOf(n: number, singular: string, plural = `${singular}s`): string {
-  return `${formatCount(n)} ${n === 1 ? singular : plural}`;
-}
+// The one count formatter, re-exported: row texts and the pages that import it from here share it.
+export { countOf };
 
 /** The first non-empty line of a text, shortened to fit a row. */
 export function oneLine(text: string | undefined, max = MAX_CHARS): string | undefined {
