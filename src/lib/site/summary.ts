@@ -2,7 +2,7 @@
  * How the overview and the session cards word their facts: tool tallies,
  * paths, costs. Plain text; the components escape it.
  */
-import { countOf } from '../render/tool-summary.js';
+import { countOf } from '../format.js';
 import type { ModelUsage } from '../transcript/types.js';
 import { estimateCost, type PriceTable } from './cost.js';
 
