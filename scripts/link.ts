@@ -1,7 +1,8 @@
 /**
- * `npm run link -- <session-id-or-prefix> [--message <uuid-prefix>] [--prompt N]`
- * prints the published URL of a session, a prompt or one message, and a
- * Markdown line to paste into a pull request.
+ * `npm run link -- <session-id-or-prefix> [--message <uuid-prefix>] [--tool <tool-id-prefix>] [--prompt N]`
+ * prints the published URL of a session, a prompt, one message or one tool
+ * call (`--tool`, or a `toolu_…` id given to `--message`), and a Markdown line
+ * to paste into a pull request.
  *
  * `npm run link -- --pr <number|owner/repo#N|url>` prints those lines for every
  * session that opened or updated that pull request, newest first.
@@ -15,7 +16,7 @@ import { projectSlugOf } from '../src/lib/site/slug.js';
 import { loadConfig, type SessionpressConfig } from '../src/schemas/config.js';
 import type { Session } from '../src/lib/transcript/types.js';
 
-const USAGE = `usage: npm run link -- <session-id-or-prefix> [--message <uuid-prefix>] [--prompt N]
+const USAGE = `usage: npm run link -- <session-id-or-prefix> [--message <uuid-prefix>] [--tool <tool-use-id-prefix>] [--prompt N]
        npm run link -- --pr <number | owner/repo#N | pull request URL>`;
 
 /** Printed under root-relative links: they only work once `site` says where the pages live. */
@@ -23,11 +24,11 @@ export const SITE_NOT_SET =
   'note: "site" is not set, so this link is relative to the site root. Set "site" in sessionpress.config.json (e.g. "site": "https://you.github.io") or SESSIONPRESS_SITE to get a full URL.';
 
 export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
-  const cli = parseCommandLine(argv, { message: { type: 'string', short: 'm' }, prompt: { type: 'string', short: 'p' }, pr: { type: 'string' } }, USAGE, out, { max: 1 });
+  const cli = parseCommandLine(argv, { message: { type: 'string', short: 'm' }, tool: { type: 'string', short: 't' }, prompt: { type: 'string', short: 'p' }, pr: { type: 'string' } }, USAGE, out, { max: 1 });
   if (!cli.ok) return cli.code;
   const { values, positionals } = cli;
-  if (values.pr !== undefined ? positionals.length > 0 || values.message !== undefined || values.prompt !== undefined : positionals.length !== 1) {
-    out(`${values.pr !== undefined ? '--pr takes no session id, --message or --prompt' : 'expected 1 argument, a session id or prefix'}\n\n${USAGE}`);
+  if (values.pr !== undefined ? positionals.length > 0 || values.message !== undefined || values.tool !== undefined || values.prompt !== undefined : positionals.length !== 1) {
+    out(`${values.pr !== undefined ? '--pr takes no session id, --message, --tool or --prompt' : 'expected 1 argument, a session id or prefix'}\n\n${USAGE}`);
     return 2;
   }
   const prompt = values.prompt !== undefined ? Number.parseInt(values.prompt, 10) : undefined;
@@ -51,6 +52,7 @@ export async function main(argv: string[], out: (line: string) => void = console
       pageSize: config.pageSize,
       projectSlug: projectSlugOf(opened.source.projectFolder),
       message: values.message,
+      tool: values.tool,
       prompt,
     });
     out(link.url);

@@ -8,6 +8,7 @@ import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 // Astro may already have closed by the time `astro:build:done` runs.
 import * as pagefind from 'pagefind';
 import { copyTree, isLinkedTree, listFiles, mapLimit } from '../lib/fs/parallel.js';
+import { INTERFACE_LABELS } from '../lib/render/interface-labels.js';
 import { SEARCH_MANIFEST, type SearchManifest } from '../lib/search/manifest.js';
 import { bundleDir, fragmentDates, SEARCH_BODY_ATTR, shardCount, shardOf } from '../lib/search/shards.js';
 
@@ -40,8 +41,8 @@ export const EXCLUDE_SELECTORS = [
   'footer.site',
   '.session-header .crumbs',
   '.session-header .facts',
-  '.msg-head > time',
-  '.msg-head > .msg-label',
+  // A tool's name and outcome, hunk headers, "Show N more lines", permalinks... (one list, shared with the page script).
+  ...INTERFACE_LABELS,
   // A tool's field names ("Path", "Mode"), result counts ("5 matching lines"), badges ("new file") and notes ("15 lines").
   '.field-label',
   'p.count',

@@ -73,7 +73,8 @@ export const sessionEntrySchema = z.object({
   toc: z.array(tocItemSchema),
   overview: sessionOverviewSchema.default({ files: [], filesMore: 0, subagents: [], subagentsMore: 0, commits: [], commitsMore: 0 }),
   pageCount: z.number().int().min(1),
-  anchors: z.record(z.string(), z.number().int()),
+  /** Where page 1 forwards `#m-` and `#t-` links it does not hold (src/lib/site/anchor-map.ts); only for sessions of more than one page. */
+  anchorMap: z.object({ keyLength: z.number().int().min(1), pages: z.array(z.string()) }).optional(),
   hasAbandoned: z.boolean(),
   abandonedCount: z.number().int(),
   assets: z.array(z.object({ name: z.string(), mediaType: z.string() })),

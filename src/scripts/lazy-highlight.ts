@@ -9,6 +9,7 @@
  */
 import { highlightFolder } from 'virtual:sessionpress/lazy-highlight';
 import { LAZY_SELECTOR, type Line } from '../lib/render/token-classes';
+import { drawGutter } from './gutter';
 
 type Tokenize = (code: string, lang: string, langsUrl: string) => Promise<Line[] | undefined>;
 let engine: Promise<Tokenize> | undefined;
@@ -40,6 +41,8 @@ function highlightShown(root: Element): void {
 }
 
 async function highlightBlock(pre: HTMLElement): Promise<void> {
+  // The gutter first, whichever of this and the page script sees the block open first: the text excludes it.
+  drawGutter(pre);
   const lang = pre.dataset.lang;
   const code = pre.querySelector(':scope > code');
   if (!lang || !code) return;

@@ -5,12 +5,17 @@
  */
 import { firstMarkFrom, highlightWords, markWords, remarkOnRedraw, revealElement } from '../lib/search/highlight.ts';
 import { searchUrl } from '../lib/site/urls.ts';
+import { pageOfAnchor, type AnchorMap } from '../lib/site/anchor-map.ts';
+import { PERMALINK } from '../lib/render/interface-labels.ts';
+import { initGutters } from './gutter.ts';
 import { createResultList, loadPagefind } from './search-results.ts';
 
 export function initPage(): void {
   initTheme();
   initCopyLinks();
   initWrapToggle();
+  initDiffNumbers();
+  initGutters();
   initTarget();
   initSearchDialog();
 }
@@ -41,7 +46,7 @@ function initTheme(): void {
  * the HTML: it only works with JavaScript, and one per message added up on long sessions.
  */
 function initCopyLinks(): void {
-  for (const link of document.querySelectorAll<HTMLAnchorElement>('.msg-links > a.permalink')) {
+  for (const link of document.querySelectorAll<HTMLAnchorElement>(PERMALINK)) {
     const href = link.getAttribute('href') ?? '';
     const button = document.createElement('button');
     button.type = 'button';
@@ -63,6 +68,21 @@ function initCopyLinks(): void {
         button.textContent = 'Copy link';
       }, 1500);
     });
+  }
+}
+
+/** Typed `attr()`, with which the stylesheet starts a diff's line counters from its data-o / data-n. */
+const TYPED_ATTR = 'o attr(data-o type(<integer>), 0)';
+
+/**
+ * Diff line numbers in browsers whose CSS cannot read the counters' start from
+ * the block's attributes: set here instead (transcript.css shows the numbers of
+ * a diff block that has them set, and only the signs otherwise).
+ */
+function initDiffNumbers(): void {
+  if (CSS.supports('counter-reset', TYPED_ATTR)) return;
+  for (const pre of document.querySelectorAll<HTMLElement>('pre.diff[data-o]')) {
+    pre.style.counterReset = `o ${Number.parseInt(pre.dataset.o ?? '0', 10) || 0} n ${Number.parseInt(pre.dataset.n ?? '0', 10) || 0}`;
   }
 }
 
@@ -128,7 +148,10 @@ function initTarget(): void {
     revealElement(el);
     const msg = el.closest<HTMLElement>('[data-uuid]') ?? el;
     msg.classList.add('is-target');
-    msg.scrollIntoView({ block: 'start' });
+    // A linked tool call is opened and scrolled to itself: its message may be long.
+    const call = el.matches('[data-tool-use-id]') ? el : undefined;
+    if (call instanceof HTMLDetailsElement) call.open = true;
+    (call ?? msg).scrollIntoView({ block: 'start' });
   };
   window.addEventListener('hashchange', () => land(false));
   land(true);
@@ -158,15 +181,14 @@ function landOnWord(mark: HTMLElement, marks: HTMLElement[], words: string[]): v
   });
 }
 
-/** A message of a long session lives on another page: go there, keeping the anchor. */
+/** A message or tool call of a long session lives on another page: go there, keeping the anchor. */
 function forwardToPage(id: string): void {
   const data = document.getElementById('anchor-map');
   if (!data) return;
-  const map = JSON.parse(data.dataset.map ?? '{}') as { base: string; pages: Record<string, number> };
-  const uuid = id.replace(/^m-/, '');
-  const page = map.pages[uuid];
+  const map = JSON.parse(data.dataset.map ?? '{}') as AnchorMap & { base: string };
+  const page = pageOfAnchor(map, id);
   if (!page) return;
-  const target = page === 1 ? map.base : `${map.base}${page}/`;
+  const target = `${map.base}${page}/`;
   // The query goes along: it holds the words of a search hit to mark on that page.
   if (new URL(target, location.href).pathname !== location.pathname) location.replace(`${target}${location.search}#${id}`);
 }

@@ -11,12 +11,20 @@ interface SubResult {
   url: string;
   title: string;
   excerpt: string;
+  /** Word positions of the matches in the page. */
+  locations?: number[];
+}
+/** An element with an id in the page, and the word position where it starts. */
+interface Anchor {
+  id: string;
+  location: number;
 }
 interface ResultData {
   url: string;
   meta: Record<string, string>;
   excerpt: string;
   sub_results?: SubResult[];
+  anchors?: Anchor[];
 }
 export interface PagefindResult {
   id: string;
@@ -155,7 +163,7 @@ export function createResultList(list: HTMLOListElement, button: HTMLButtonEleme
  */
 async function resultRow(result: PagefindResult, query: string): Promise<HTMLLIElement> {
   const d = await result.data();
-  const anchored = (d.sub_results ?? []).filter((s) => s.url.includes('#')).slice(0, HITS_PER_RESULT);
+  const anchored = (d.sub_results ?? []).filter((s) => s.url.includes('#')).slice(0, HITS_PER_RESULT).map((s) => ({ ...s, url: messageUrl(s, d.anchors ?? []) }));
   const hits: SubResult[] = anchored.length ? anchored : [{ url: d.url, title: '', excerpt: d.excerpt }];
   const fallback = queryWords(query);
   const wordsOf = (excerpts: string[]) => {
@@ -193,6 +201,20 @@ async function resultRow(result: PagefindResult, query: string): Promise<HTMLLIE
   }
   li.append(title, meta, ul);
   return li;
+}
+
+/**
+ * A hit's URL at the message it was found in. pagefind links a hit to the heading
+ * above it, but a message that goes on with a reply has no heading: its
+ * `m-<uuid>` id is on its article. The last message anchor at or before the
+ * first matched word names that very message.
+ */
+function messageUrl(s: SubResult, anchors: Anchor[]): string {
+  const first = s.locations?.[0];
+  if (first === undefined) return s.url;
+  let best: Anchor | undefined;
+  for (const a of anchors) if (a.id.startsWith('m-') && a.location <= first && (!best || a.location >= best.location)) best = a;
+  return best ? `${s.url.replace(/#.*$/, '')}#${best.id}` : s.url;
 }
 
 /** An excerpt as text nodes and `<mark>`s built with DOM calls: transcript text can never become markup here. */

@@ -45,9 +45,10 @@ describe('code in closed details is highlighted when opened', () => {
     const response = await page.goto(new URL(path, site.server.url).href);
     expect(response?.status()).toBe(200);
     const before = await page.evaluate(() => {
-      const pre = document.querySelector('pre[data-hl="lazy"]')!;
+      // A numbered block when there is one: its gutter is drawn as it opens.
+      const pre = document.querySelector('pre[data-hl="lazy"][data-start]') ?? document.querySelector('pre[data-hl="lazy"]')!;
       pre.setAttribute('data-test-target', '');
-      return { text: pre.textContent, spans: pre.querySelectorAll('span[class^="t-"]').length };
+      return { text: pre.textContent, spans: pre.querySelectorAll('span[class^="t-"]').length, start: pre.getAttribute('data-start') };
     });
     expect(before.spans).toBe(0);
     // Open every closed details around the block, outermost first.
@@ -60,11 +61,19 @@ describe('code in closed details is highlighted when opened', () => {
     await page.waitForFunction(() => document.querySelector('[data-test-target]')!.querySelectorAll('span[class^="t-"]').length > 0, undefined, { timeout: 20_000 });
     const after = await page.evaluate(() => {
       const pre = document.querySelector('[data-test-target]')!;
-      return { text: pre.textContent, lazy: pre.getAttribute('data-hl') };
+      const gutter = pre.querySelector(':scope > code > .gutter');
+      return { text: (pre.querySelector(':scope > code > .src') ?? pre).textContent, lazy: pre.getAttribute('data-hl'), gutter: gutter?.textContent ?? null };
     });
     // The same text, now coloured; nothing fetched from elsewhere.
     expect(after.text).toBe(before.text);
     expect(after.lazy).toBeNull();
+    // A numbered block sent without its gutter (data-start) has it drawn, one number per line from the first.
+    if (before.start !== null) {
+      const numbers = after.gutter!.split('\n');
+      expect(numbers[0]).toBe(before.start);
+      expect(numbers.length).toBe(before.text!.split('\n').length);
+      expect(Number(numbers[numbers.length - 1])).toBe(Number(before.start) + numbers.length - 1);
+    }
     expect(outside).toEqual([]);
     expect(site.server.notFound).toEqual([]);
     await page.close();

@@ -110,9 +110,9 @@ describe('reading a session page', () => {
   it('marks the changed words of a changed line in an Edit diff', async () => {
     const page = await open(pages[0], 1280);
     const pair = await page.evaluate(() => {
-      for (const del of document.querySelectorAll<HTMLElement>('[data-transcript] [data-tool="Edit"] pre.diff .line.del')) {
+      for (const del of document.querySelectorAll<HTMLElement>('[data-transcript] [data-tool="Edit"] pre.diff > code > del')) {
         const add = del.nextElementSibling as HTMLElement | null;
-        if (!add?.matches('.line.add') || !del.querySelector('mark') || !add.querySelector('mark')) continue;
+        if (!add?.matches('ins') || !del.querySelector('mark') || !add.querySelector('mark')) continue;
         const unmarked = (el: HTMLElement) => [...el.childNodes].filter((n) => n.nodeName !== 'MARK').map((n) => n.textContent).join('');
         const marked = (el: HTMLElement) => [...el.querySelectorAll('mark')].map((m) => m.textContent).join('');
         const styles = getComputedStyle(add.querySelector('mark')!);

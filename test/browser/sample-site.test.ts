@@ -1,3 +1,4 @@
+import { PERMALINK } from '../../src/lib/render/interface-labels.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
@@ -75,10 +76,13 @@ describe('the sample site in Chromium', () => {
 
   it('gives every message a copy-link button that puts its permalink in reach', async () => {
     const page = await open(sessionUrls[0]);
-    const messages = await page.locator('[data-transcript] .msg-links').count();
+    // A message's permalink: the link in its header, or first in a continuation (PERMALINK).
+    const permalinks = PERMALINK.split(',').map((s) => `[data-transcript] ${s.trim()}`).join(', ');
+    const messages = await page.locator(permalinks).count();
     expect(messages).toBeGreaterThan(2);
-    await expect.poll(() => page.locator('[data-transcript] .msg-links > button.copy-link').count(), { timeout: 15_000 }).toBe(messages);
-    const button = page.locator('[data-transcript] .msg-links > button.copy-link').nth(1);
+    expect(messages).toBe(await page.locator('[data-transcript] [data-uuid]:not(.empty)').count());
+    await expect.poll(() => page.locator('[data-transcript] button.copy-link').count(), { timeout: 15_000 }).toBe(messages);
+    const button = page.locator('[data-transcript] button.copy-link').nth(1);
     const href = await button.evaluate((b) => b.previousElementSibling!.getAttribute('href'));
     expect(href).toMatch(/^#m-/);
     // The button shows on hover or keyboard focus: reach it the keyboard's way, from its permalink.

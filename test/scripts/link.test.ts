@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main, SITE_NOT_SET } from '../../scripts/link.js';
 import { corpusRoot, fixturesRoot, loadExpect, repoRoot } from '../helpers/shared.js';
+import { loadSessionFile } from '../helpers/sessions.js';
 
 const E = loadExpect();
 const saved = { ...process.env };
@@ -33,6 +34,24 @@ describe('npm run link', () => {
     const r = await run([E.big.session_id.slice(0, 8), '--prompt', String(E.big.human_prompts)]);
     expect(r.code).toBe(0);
     expect(r.lines[0]).toMatch(new RegExp(`/sessions/[a-z0-9-]+/${E.big.session_id}/${Math.ceil(E.big.human_prompts / 40)}/#m-`));
+  });
+
+  it('links a tool call of the large session (--tool, or a toolu_ id given to --message) on the page that shows it', async () => {
+    process.env.SESSIONPRESS_SOURCE = fixturesRoot;
+    const big = await loadSessionFile(fixturesRoot, E.big.file.replace(/^projects\//, ''));
+    const lastTurn = big.turns[big.turns.length - 1];
+    const call = lastTurn.messages.flatMap((m) => (m.kind === 'assistant' ? m.toolCalls : []))[0];
+    expect(call.id).toMatch(/^toolu_/);
+    const page = Math.ceil(big.turns.length / 40);
+    for (const args of [['--tool', call.id.slice(0, 16)], ['--message', call.id]]) {
+      const r = await run([E.big.session_id.slice(0, 8), ...args]);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.lines[0]).toMatch(new RegExp(`/sessions/[a-z0-9-]+/${E.big.session_id}/${page}/#t-${call.id}$`));
+      expect(r.lines[1]).toContain(`tool call ${call.id}`);
+    }
+    const none = await run([E.big.session_id.slice(0, 8), '--tool', 'toolu_zzzz']);
+    expect(none.code).toBe(1);
+    expect(none.lines[0]).toMatch(/no tool call .* starting with "toolu_zzzz"/);
   });
 
   it('fails clearly for an unknown session, an ambiguous prefix or a bad prompt number', async () => {

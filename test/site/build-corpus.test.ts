@@ -57,6 +57,22 @@ describe('site built from the real corpus', () => {
     expect(seen.size).toBeGreaterThan(0);
   });
 
+  it('keeps every session page under 400,000 bytes of HTML and 8,000 elements (issue 12)', () => {
+    const pages = listFiles(join(out, 'sessions')).filter((f) => f.endsWith('.html'));
+    expect(pages.length).toBeGreaterThan(10);
+    const weights = pages.map((file) => {
+      const html = readFileSync(file, 'utf8');
+      // Elements counted by their start tags (text holds no raw `<`: it is escaped).
+      return { file: file.slice(out.length), bytes: Buffer.byteLength(html), elements: html.match(/<[a-zA-Z]/g)?.length ?? 0 };
+    });
+    const heaviest = [...weights].sort((a, b) => b.bytes - a.bytes)[0];
+    expect(heaviest.bytes, `largest page ${heaviest.file}`).toBeGreaterThan(100_000);
+    for (const w of weights) {
+      expect(w.bytes, `${w.file} bytes`).toBeLessThan(400_000);
+      expect(w.elements, `${w.file} elements`).toBeLessThan(8_000);
+    }
+  });
+
   it('leaves no real home path or username anywhere in the site or the caches', () => {
     const names = new Set<string>();
     for (const f of listFiles(corpusRoot)) {

@@ -32,7 +32,9 @@ export async function quickTitle(path: string): Promise<string> {
     const prompt = promptText(entry);
     if (prompt) return shortenTitle(prompt);
   }
-  return summary ? shortenTitle(summary) : '(no prompt)';
+  // A summary can carry markdown as a prompt can: it reads as plain words too.
+  const plain = summary && promptTitleText(summary);
+  return plain ? shortenTitle(plain) : '(no prompt)';
 }
 
 /** The text a person typed, or undefined for tool results, meta entries and command wrappers (the model's own rule). */

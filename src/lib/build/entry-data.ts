@@ -5,6 +5,8 @@ import type { OpenedSession } from './open-session.js';
 import type { Message, Session } from '../transcript/types.js';
 import type { RenderedSession } from './render-session.js';
 import { sessionEntryId } from '../site/slug.js';
+import { buildAnchorMap, type AnchorMap } from '../site/anchor-map.js';
+import { messageAnchor, toolAnchor } from '../site/urls.js';
 
 /**
  * What the content store keeps for one session: small, serialisable, already
@@ -37,7 +39,7 @@ export function toEntryData(
     toc: rendered.toc,
     overview: rendered.overview,
     pageCount: rendered.pages.length,
-    anchors: rendered.pages.length > 1 ? rendered.anchors : {},
+    ...(rendered.pages.length > 1 ? { anchorMap: anchorMapOf(rendered) } : {}),
     hasAbandoned: session.abandoned.length > 0,
     abandonedCount: session.abandoned.length,
     assets: rendered.assets.map(({ name, mediaType }) => ({ name, mediaType })),
@@ -52,6 +54,13 @@ export function toEntryData(
     subagentCount,
     hiddenCounts: session.hiddenCounts,
   };
+}
+
+/** The anchors of every page, messages and tool calls, as the small map page 1 forwards links with. */
+function anchorMapOf(rendered: RenderedSession): AnchorMap {
+  const messages = Object.entries(rendered.anchors).map(([uuid, page]) => [messageAnchor(uuid), page] as const);
+  const calls = Object.entries(rendered.toolAnchors).map(([id, page]) => [toolAnchor(id), page] as const);
+  return buildAnchorMap([...messages, ...calls]);
 }
 
 /** Subagents shown in a transcript: spawned by the session, by its agents (nested), or by a workflow run. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createRenderContext, prepareMessages, renderTranscript, startPage } from '../render/render-message.js';
 import type { Message, Session, Turn } from '../transcript/types.js';
-import { paginateTurns } from '../site/pages.js';
+import { paginateTurns, shownCalls } from '../site/pages.js';
 import { promptTitleText, shortenTitle } from '../transcript/build-session.js';
 import { createOverviewCollector, type PromptFacts, type SessionOverview } from './session-overview.js';
 
@@ -31,6 +31,8 @@ export interface RenderedSession {
   overview: SessionOverview;
   /** Message uuid → page, for every rendered message (used to forward old links). */
   anchors: Record<string, number>;
+  /** Tool call (`tool_use`) id → page, for every call shown, its subagents' included (`#t-<id>` links are forwarded too). */
+  toolAnchors: Record<string, number>;
   assets: AssetRef[];
 }
 
@@ -84,6 +86,7 @@ export async function renderSession(session: Session, options: RenderSessionOpti
 
   const pages: string[] = [];
   const anchors: Record<string, number> = {};
+  const toolAnchors: Record<string, number> = {};
   const toc: TocItem[] = [];
   const overview = createOverviewCollector();
   const chunks = paginateTurns(session.turns, options.pageSize);
@@ -95,6 +98,7 @@ export async function renderSession(session: Session, options: RenderSessionOpti
       const facts = overview.add(turn, page);
       if (turn.prompt) toc.push({ n: turn.index, uuid: turn.prompt.uuid, text: tocText(turn.prompt.text), page, ...facts });
       for (const m of turn.messages) anchors[m.uuid] = page;
+      for (const call of shownCalls(turn.messages)) toolAnchors[call.id] ??= page;
       parts.push(renderTurn(turn, ctx, forkMarkers));
     }
     pages.push(parts.join('\n'));
@@ -108,7 +112,7 @@ export async function renderSession(session: Session, options: RenderSessionOpti
     })
     .join('\n');
 
-  return { pages, abandoned, toc, overview: overview.result(), anchors, assets: [...assets.values()] };
+  return { pages, abandoned, toc, overview: overview.result(), anchors, toolAnchors, assets: [...assets.values()] };
 }
 
 function renderTurn(turn: Turn, ctx: ReturnType<typeof createRenderContext>, forkMarkers: Map<string, string[]>): string {

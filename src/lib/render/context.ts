@@ -37,7 +37,12 @@ export interface RenderContext {
    * settings one level deeper. The result is embedded in a message whose final
    * HTML is sanitised as a whole.
    */
-  renderMessages(messages: Message[]): SafeHtml;
+  renderMessages(messages: Message[], options?: { answer?: string }): SafeHtml;
+  /**
+   * Inside a subagent transcript (`renderMessages` with `answer`): the agent's answer, which the
+   * spawning call shows as its result. A message saying exactly this says so instead of repeating it.
+   */
+  answerShownBelow?: string;
   /**
    * Remembers a long block shown for tool call `id` and returns the id of the
    * call that showed the very same block earlier on this page, if any: a file

@@ -125,14 +125,55 @@ export function highlightCode(code: string, options: HighlightOptions = {}): Saf
   return trustedHtml(codeBlock(text, id, options, true));
 }
 
-/** The `<pre>` of a code block, highlighted or (`lazy`: to be highlighted in the browser when opened) plain. */
+/**
+ * The `<pre>` of a code block, highlighted or (`lazy`: to be highlighted in the browser when opened) plain.
+ * A lazy block numbered 1, 2, 3… from some line carries that line in `data-start` instead of its gutter:
+ * the page script draws the gutter when the block is shown (src/scripts/gutter.ts). Most numbered code
+ * (files read and written) starts closed, and its gutters were ~3% of a long page.
+ */
 function codeBlock(text: string, id: string | undefined, options: HighlightOptions, highlight: boolean): string {
-  const lines = highlight ? tokenize(text, id) : plainLines(text);
+  let lines = highlight ? tokenize(text, id) : plainLines(text);
   const cls = ['code', options.className].filter(Boolean).join(' ');
   const langAttr = id ? ` data-lang="${escapeHtml(id)}"` : '';
   const lazy = highlight ? '' : ` ${LAZY_ATTR}`;
-  // tabindex: a block that scrolls sideways must be reachable with the keyboard.
-  return `<pre class="${escapeHtml(cls)}"${langAttr}${lazy} tabindex="0"><code>${renderLines(lines, options)}</code></pre>`;
+  let numbering = options;
+  let startAttr = '';
+  if (!highlight) {
+    lines = withoutTrailingEmpty(lines);
+    const start = consecutiveStart(lines.length, options);
+    if (start !== undefined) {
+      numbering = { ...options, lineNumbers: false, lineLabel: undefined };
+      startAttr = ` ${GUTTER_START_ATTR}="${start}"`;
+    }
+  }
+  // tabindex: a block that scrolls sideways must be reachable with the keyboard; one that wraps never does.
+  const focus = wraps(options.className) ? '' : ' tabindex="0"';
+  return `<pre class="${escapeHtml(cls)}"${langAttr}${lazy}${startAttr}${focus}><code>${renderLines(lines, numbering)}</code></pre>`;
+}
+
+/** Blocks whose lines wrap instead of scrolling sideways (transcript.css: `pre.command, pre.plain`). */
+const WRAPPING_CLASSES = new Set(['command', 'plain']);
+
+function wraps(className: string | undefined): boolean {
+  return !!className && className.split(/\s+/).some((c) => WRAPPING_CLASSES.has(c));
+}
+
+/** Where a lazy block's line numbering starts, for the page script's gutter (see `codeBlock`). */
+export const GUTTER_START_ATTR = 'data-start';
+
+/** The number of the first line when a block's lines are numbered one after another; else undefined. */
+function consecutiveStart(count: number, options: HighlightOptions): number | undefined {
+  if (options.lineClass) return undefined;
+  if (!options.lineLabel) return options.lineNumbers ? (options.startLine ?? 1) : undefined;
+  const first = Number(options.lineLabel(0));
+  if (!Number.isInteger(first)) return undefined;
+  for (let i = 1; i < count; i++) if (Number(options.lineLabel(i)) !== first + i) return undefined;
+  return first;
+}
+
+/** Lines without the empty last one a trailing newline leaves (it would show as an empty line). */
+function withoutTrailingEmpty(lines: Line[]): Line[] {
+  return lines.length > 1 && lines[lines.length - 1].length === 0 ? lines.slice(0, -1) : lines;
 }
 
 // Marks a code block left plain because it sat in a closed `<details>`: the page's script highlights it when opened.
@@ -249,8 +290,7 @@ function plainLines(text: string): Line[] {
 const TOKENIZE_LIMITS = { tokenizeTimeLimit: 0, tokenizeMaxLineLength: 10_000 } as const;
 
 function renderLines(lines: Line[], options: HighlightOptions): string {
-  // A trailing newline would show as an empty last line.
-  if (lines.length > 1 && lines[lines.length - 1].length === 0) lines = lines.slice(0, -1);
+  lines = withoutTrailingEmpty(lines);
   const start = options.startLine ?? 1;
   const numbered = !!options.lineLabel || !!options.lineNumbers;
   const label = (i: number): string => {
@@ -282,7 +322,8 @@ function renderLines(lines: Line[], options: HighlightOptions): string {
   // Numbers sit in a gutter column beside the code, one per line: an element per line with its
   // number in an attribute was a tenth of a site's bytes. The gutter is not copied, read out or indexed.
   const gutter = lines.map((_, i) => escapeHtml(label(i))).join('\n');
-  return `<span class="gutter" aria-hidden="true" data-pagefind-ignore>${gutter}</span><span class="src">${code}</span>`;
+  // Search skips the gutter by its class (interface-labels.ts); src/scripts/gutter.ts draws the same markup.
+  return `<span class="gutter" aria-hidden="true">${gutter}</span><span class="src">${code}</span>`;
 }
 
 /** Renders terminal output: colours when it has ANSI codes, plain text otherwise. */

@@ -77,6 +77,13 @@ export interface MarkdownRenderer {
 }
 
 /**
+ * The newline marked writes after each block tag: between blocks it renders as
+ * nothing, and long replies have hundreds. (Inside code, tags are our own spans:
+ * none of these.)
+ */
+const BLOCK_NEWLINE = /(<\/(?:p|li|ul|ol|h[1-6]|blockquote|pre|table|thead|tbody|tr|th|td)>|<(?:ul|ol|thead|tbody|tr|blockquote)>|<hr>)\n/g;
+
+/**
  * Markdown to HTML without the final sanitising pass, for callers that sanitise
  * the whole fragment they embed it in (the message renderer does).
  */
@@ -86,7 +93,7 @@ export function markdownToUnsanitizedHtml(md: string): string {
   // pasted text took 20 s); such text is shown as it was written instead.
   if (md.length > MARKDOWN_MAX_CHARS) return `<pre class="plain-text" tabindex="0">${escapeHtml(md)}</pre>`;
   try {
-    const out = marked.parse(md) as string;
+    const out = (marked.parse(md) as string).replace(BLOCK_NEWLINE, '$1');
     // Wide tables scroll inside their own box instead of widening the page.
     return out.replace(/<table>/g, '<div class="table-wrap"><table>').replace(/<\/table>/g, '</table></div>');
   } catch {

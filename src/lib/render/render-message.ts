@@ -6,10 +6,14 @@
  *   kind one of prompt, assistant, command, compaction, system, api-error,
  *   interruption, bash, tool-result; meta caveats and `<synthetic>` filler render nothing;
  * - a human prompt also has `data-prompt="<N>"` and an `<h2 id="m-<uuid>">` (the permalink id sits on the
- *   heading of prompts and assistant messages, on the article otherwise);
+ *   heading of prompts and of the assistant message that starts a reply, on the article otherwise);
  * - each tool call: `data-tool-use-id` and `data-tool`; a subagent transcript sits in `data-subagent`;
- * - each message has `<a class="permalink" href="#m-<uuid>">` in its `.msg-links`; the page script adds a
- *   copy-link button beside it (a button that only works with JavaScript is not sent without it).
+ * - each message has its permalink `<a href="#m-<uuid>" aria-label="Link to this message">`: the one link
+ *   directly in its header, or the first child of a continuation, which has no header (PERMALINK in
+ *   interface-labels.ts; no class, as every message has one); the page script adds a copy-link button
+ *   beside it (a button that only works with JavaScript is not sent without it).
+ * - interface labels (time, tool names, "Show N more lines"...) are kept out of search by the selectors of
+ *   interface-labels.ts, not by an attribute on each.
  */
 import { formatCount } from '../format.js';
 import type { AssistantMessage, CompactionMessage, ContentBlock, Message, SystemMessage, ToolCall, UserMessage } from '../transcript/types.js';
@@ -44,8 +48,8 @@ function contextAt(options: ResolvedOptions, depth: number): RenderContext {
       if (earlier === undefined) options.shown.set(markup, id);
       return earlier;
     },
-    renderMessages(messages: Message[]): SafeHtml {
-      const inner = contextAt(options, depth + 1);
+    renderMessages(messages: Message[], nested: { answer?: string } = {}): SafeHtml {
+      const inner: RenderContext = { ...contextAt(options, depth + 1), answerShownBelow: nested.answer };
       const out: SafeHtml[] = [];
       let prev: Message | undefined;
       for (const m of messages) {
@@ -259,7 +263,7 @@ function timeHtml(ts: string | undefined): SafeHtml {
   const d = new Date(ts);
   if (Number.isNaN(d.getTime())) return html``;
   const iso = d.toISOString();
-  return html`<time datetime="${iso}" title="${iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}" data-pagefind-ignore>${iso.slice(11, 16)}</time>`;
+  return html`<time datetime="${iso}" title="${iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}">${iso.slice(11, 16)}</time>`;
 }
 
 interface FrameOptions {
@@ -276,7 +280,6 @@ interface FrameOptions {
  * heading with an id, so a search hit opens the very message it matched.
  */
 function frame(kind: string, uuid: string, timestamp: string | undefined, body: HtmlValue, opts: FrameOptions = {}): SafeHtml {
-  const anchor = `#m-${uuid}`;
   const promptAttr = opts.promptIndex !== undefined ? trustedHtml(` data-prompt="${opts.promptIndex}"`) : '';
   const heading =
     opts.promptIndex !== undefined
@@ -289,16 +292,22 @@ function frame(kind: string, uuid: string, timestamp: string | undefined, body: 
   const idOnHeading = opts.promptIndex !== undefined || kind === 'assistant';
   const articleId = idOnHeading ? '' : trustedHtml(` id="m-${escapeHtml(uuid)}"`);
   const cls = `msg msg-${kind}${opts.extraClass ? ` ${opts.extraClass}` : ''}`;
-  return html`<article class="${cls}"${articleId} data-uuid="${uuid}" data-kind="${kind}"${promptAttr}><header class="msg-head">${heading}${opts.label ? html`<span class="msg-label" data-pagefind-ignore>${opts.label}</span>` : ''}${timeHtml(timestamp)}<span class="msg-links" data-pagefind-ignore><a class="permalink" href="${anchor}" aria-label="Link to this message">#</a></span></header>${body}</article>`;
+  return html`<article class="${cls}"${articleId} data-uuid="${uuid}" data-kind="${kind}"${promptAttr}><header class="msg-head">${heading}${opts.label ? html`<span class="msg-label">${opts.label}</span>` : ''}${timeHtml(timestamp)}${permalink(uuid)}</header>${body}</article>`;
+}
+
+/** A message's permalink (found, styled and kept out of search by its place: PERMALINK in interface-labels.ts). */
+function permalink(uuid: string): SafeHtml {
+  return html`<a href="#m-${uuid}" aria-label="Link to this message">#</a>`;
 }
 
 /**
- * An assistant message that continues the reply above it: no visible header,
- * but its own heading id (search sub-results land on it) and permalink, shown
- * on hover and focus.
+ * An assistant message that continues the reply above it: no header, and no
+ * heading (for a screen reader it goes on under the reply's "Claude"); its
+ * permalink id on the article, its permalink shown on hover and focus. Search
+ * hits in it land on the reply's heading, then on the matched words.
  */
 function continuation(uuid: string, body: SafeHtml): SafeHtml {
-  return html`<article class="msg msg-assistant cont" data-uuid="${uuid}" data-kind="assistant"><h3 id="m-${uuid}" class="msg-title visually-hidden">Claude</h3><span class="msg-links" data-pagefind-ignore><a class="permalink" href="#m-${uuid}" aria-label="Link to this message">#</a></span><div class="msg-body">${body}</div></article>`;
+  return html`<article class="msg cont" id="m-${uuid}" data-uuid="${uuid}" data-kind="assistant">${permalink(uuid)}${body}</article>`;
 }
 
 // ---------------------------------------------------------------------------
@@ -321,13 +330,16 @@ function renderAssistant(m: AssistantMessage, ctx: RenderContext, continues = fa
   if (continues) return continuation(m.uuid, body);
   // A message a later refusal withdrew stays readable, marked, with a link to the refusal.
   const withdrawn = m.retractedBy ? html` <a class="badge badge-warn retracted-by" href="#m-${m.retractedBy}">withdrawn</a>` : '';
-  return frame('assistant', m.uuid, m.timestamp, html`<div class="msg-body">${body}</div>`, { label: m.model || withdrawn ? html`${m.model ? html`<span class="model">${m.model}</span>` : ''}${withdrawn}` : undefined, extraClass: m.retractedBy ? 'retracted' : undefined });
+  // No body wrapper: an assistant message is most of a page's articles, and its blocks need none.
+  return frame('assistant', m.uuid, m.timestamp, body, { label: m.model || withdrawn ? html`${m.model ? html`<span class="model">${m.model}</span>` : ''}${withdrawn}` : undefined, extraClass: m.retractedBy ? 'retracted' : undefined });
 }
 
 function renderAssistantBlock(b: ContentBlock, m: AssistantMessage, calls: Map<string, ToolCall>, ctx: RenderContext): SafeHtml {
   switch (b.type) {
     case 'text': {
       const text = str((b as { text?: unknown }).text) ?? '';
+      // A subagent's last words are its answer, shown (and indexed) once: as the result of its call.
+      if (ctx.answerShownBelow && text.trim() === ctx.answerShownBelow) return html`<p class="tool-message repeat">Its answer: shown below, as the result of the call.</p>`;
       return text.trim() ? markdownBlock(text, ctx, 'md', '3') : html``;
     }
     case 'thinking': {

@@ -5,6 +5,10 @@
  * transcript text can only reach a result row as text. No DOM and no Node
  * imports: the page script bundles this file, and tests run it as it is.
  */
+import { stripMarkdown } from '../plain-text.js';
+
+/** The site's one markdown stripper (src/lib/plain-text.ts), which result rows also use for titles. */
+export { stripMarkdown };
 
 /** A run of excerpt text; `mark` when pagefind marked it as a hit. */
 export interface ExcerptPart {
@@ -38,23 +42,6 @@ export function parseExcerpt(excerpt: string): ExcerptPart[] {
     else if (piece) parts.push({ text: decodeEntities(piece), mark });
   }
   return parts;
-}
-
-/**
- * Removes markdown syntax that would otherwise show in an excerpt or a title
- * (`**bold**`, `*em*`, `` `code` ``, `# heading`, `[text](url)`) and keeps the
- * words. Cleans one run at a time, so a `**` split from its partner by a hit
- * is still removed; a `*` in a glob (`src/*.ts`) and `__` in a name stay.
- */
-export function stripMarkdown(text: string): string {
-  // `M` matches a mark boundary (see cleanExcerpt), so syntax next to a hit is still seen as such.
-  return text
-    .replace(/!?\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*\)/g, '$1')
-    .replace(/(^|[\s(])#{1,6}\s+/g, '$1')
-    .replace(/`+/g, '')
-    .replace(/~~(?=[\u0001\u0002]?\S)|(?<=\S[\u0001\u0002]?)~~/g, '')
-    .replace(/\*\*(?=[\u0001\u0002]?[\p{L}\p{N}"'(\[])|(?<=[\p{L}\p{N}.,:;!?"')\]][\u0001\u0002]?)\*\*/gu, '')
-    .replace(/(^|[\s(])\*(?=[\u0001\u0002]?[\p{L}\p{N}])|(?<=[\p{L}\p{N}][\u0001\u0002]?)\*(?=$|[\s),;:!?]|\.(?:\s|$))/gu, '$1');
 }
 
 const MARK_START = '\u0001';

@@ -8,14 +8,16 @@
  * page script; DOM-only functions take their document from the root node.
  */
 
+import { INTERFACE_LABELS } from '../render/interface-labels.js';
+
 /** The URL parameter holding the words to mark, repeated once per word. */
 export const HIGHLIGHT_PARAM = 'highlight';
 
 /** Class of every mark the landing page adds; the one it scrolls to has `is-current` too. */
 export const HIGHLIGHT_CLASS = 'search-mark';
 
-/** What is never marked: what the index skips, and text that is not content. */
-const SKIP = '[data-pagefind-ignore], script, style, noscript, template, textarea, mark, [data-branch="abandoned"], [hidden]';
+/** What is never marked: what the index skips (interface labels included), and text that is not content. */
+const SKIP = ['[data-pagefind-ignore]', ...INTERFACE_LABELS, 'script, style, noscript, template, textarea, mark, [data-branch="abandoned"], [hidden]'].join(', ');
 
 /** Never more marks than this on one page: a common word on a very long page stays cheap. */
 const MAX_MARKS = 2000;

@@ -1,5 +1,5 @@
 import type { Session } from '../transcript/types.js';
-import { pageOfMessage, pageOfPrompt } from './pages.js';
+import { pageOfMessage, pageOfPrompt, pageOfToolCall } from './pages.js';
 import { sessionEntryId } from './slug.js';
 import { absoluteUrl, sessionUrl } from './urls.js';
 
@@ -16,8 +16,13 @@ export interface LinkOptions {
   pageSize: number;
   projectSlug: string;
   message?: string;
+  /** A tool call's `tool_use` id or its start: the link lands on the call (`#t-<id>`). */
+  tool?: string;
   prompt?: number;
 }
+
+/** Tool call ids Claude Code writes start so; a message uuid never does. */
+const TOOL_ID = /^toolu_/;
 
 /**
  * The published URL of a session, one of its prompts, or one message, and a
@@ -25,17 +30,25 @@ export interface LinkOptions {
  * pagination as the build, so the link lands where the page puts the message.
  */
 export function linkTo(session: Session, options: LinkOptions): LinkTarget {
-  let target: { page: number; uuid: string } | undefined;
+  let target: { page: number; uuid?: string; tool?: string } | undefined;
   let label = session.title;
-  if (options.message) {
-    target = pageOfMessage(session, options.message, options.pageSize);
-    if (!target) throw new Error(`no message of session ${session.sessionId} has a uuid starting with "${options.message}"`);
-    label = `${session.title} — message ${target.uuid.slice(0, 8)}`;
+  // A tool call id given as a message (`--message toolu_…`) means the call.
+  const tool = options.tool ?? (options.message && TOOL_ID.test(options.message) ? options.message : undefined);
+  if (tool) {
+    const call = pageOfToolCall(session, tool, options.pageSize);
+    if (!call) throw new Error(`no tool call of session ${session.sessionId} has an id starting with "${tool}"`);
+    target = { page: call.page, tool: call.id };
+    label = `${session.title} — tool call ${call.id}`;
+  } else if (options.message) {
+    const found = pageOfMessage(session, options.message, options.pageSize);
+    if (!found) throw new Error(`no message of session ${session.sessionId} has a uuid starting with "${options.message}"`);
+    target = found;
+    label = `${session.title} — message ${found.uuid.slice(0, 8)}`;
   } else if (options.prompt !== undefined) {
     target = pageOfPrompt(session, options.prompt, options.pageSize);
     if (!target) throw new Error(`session ${session.sessionId} has no prompt ${options.prompt} (it has ${session.facts.promptCount})`);
     label = `${session.title} — prompt ${options.prompt}`;
   }
-  const url = absoluteUrl(sessionUrl(options.base, sessionEntryId(options.projectSlug, session.sessionId), target ? { page: target.page, message: target.uuid } : {}), options.site);
+  const url = absoluteUrl(sessionUrl(options.base, sessionEntryId(options.projectSlug, session.sessionId), target ? { page: target.page, message: target.uuid, tool: target.tool } : {}), options.site);
   return { url, markdown: `[${label.replace(/[[\]]/g, '\\$&')}](${url})` };
 }

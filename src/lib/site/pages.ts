@@ -1,4 +1,4 @@
-import type { Session, Turn } from '../transcript/types.js';
+import type { Message, Session, Subagent, ToolCall, Turn } from '../transcript/types.js';
 
 /**
  * Splits turns into pages of a fixed number of turns. Appending turns to a
@@ -31,6 +31,35 @@ export function pageOfPrompt(session: Session, n: number, pageSize: number): { p
   for (const [i, turns] of pages.entries()) {
     const t = turns.find((x) => x.index === n && x.prompt);
     if (t) return { page: i + 1, uuid: t.prompt!.uuid };
+  }
+  return undefined;
+}
+
+/**
+ * Every tool call a transcript shows, each with its `#t-` anchor: the calls of
+ * its replies, and of the subagents, workflow agents and compaction agents
+ * shown inside them, at any depth. An agent reached twice is walked once.
+ */
+export function shownCalls(messages: Message[], seen = new Set<Subagent>()): ToolCall[] {
+  const inside = (agents: Array<Subagent | undefined>) =>
+    agents.flatMap((a) => {
+      if (!a || seen.has(a)) return [];
+      seen.add(a);
+      return shownCalls(a.messages, seen);
+    });
+  return messages.flatMap((m) => {
+    if (m.kind === 'assistant') return m.toolCalls.flatMap((call) => [call, ...inside([call.subagent, ...(call.workflowAgents ?? [])])]);
+    if (m.kind === 'compaction') return inside([m.compactionAgent]);
+    return [];
+  });
+}
+
+/** The 1-based page showing the tool call whose `tool_use` id starts with `idPrefix`, with its full id. */
+export function pageOfToolCall(session: Session, idPrefix: string, pageSize: number): { page: number; id: string } | undefined {
+  const pages = paginateTurns(session.turns, pageSize);
+  for (const [i, turns] of pages.entries()) {
+    const call = turns.flatMap((t) => shownCalls(t.messages)).find((c) => c.id.startsWith(idPrefix));
+    if (call) return { page: i + 1, id: call.id };
   }
   return undefined;
 }

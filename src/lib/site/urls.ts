@@ -17,6 +17,8 @@ export interface SessionTarget {
   page?: number;
   /** A message uuid: the link ends in `#m-<uuid>`, the anchor that never changes. */
   message?: string;
+  /** A tool call's `tool_use` id: the link ends in `#t-<id>` (instead of the message's anchor). */
+  tool?: string;
 }
 
 /** The anchor id of a message on its session page. */
@@ -24,10 +26,15 @@ export function messageAnchor(uuid: string): string {
   return `m-${uuid}`;
 }
 
-/** A session page: `<base>sessions/<project>/<session>/[<page>/][#m-<uuid>]`; `slug` is `<project slug>/<session slug>`. */
+/** The anchor id of a tool call (by its `tool_use` id) on its session page. */
+export function toolAnchor(toolUseId: string): string {
+  return `t-${toolUseId}`;
+}
+
+/** A session page: `<base>sessions/<project>/<session>/[<page>/][#m-<uuid> | #t-<tool id>]`; `slug` is `<project slug>/<session slug>`. */
 export function sessionUrl(base: string, slug: string, target: SessionTarget = {}): string {
   const page = target.page && target.page > 1 ? `${target.page}/` : '';
-  const anchor = target.message ? `#${messageAnchor(target.message)}` : '';
+  const anchor = target.tool ? `#${toolAnchor(target.tool)}` : target.message ? `#${messageAnchor(target.message)}` : '';
   return `${withTrailingSlash(base)}sessions/${slug}/${page}${anchor}`;
 }
 

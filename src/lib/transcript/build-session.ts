@@ -2,6 +2,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { JsonlRecord } from '../jsonl/read-jsonl.js';
 import { classifyUser, isHumanPrompt, isPromptMessage, messageOf, textOf, toEntry } from './entries.js';
 import { readMetadata, type SessionMetadata } from './metadata.js';
+import { isHtmlElement, stripMarkdown } from '../plain-text.js';
 import { buildMessages, countHidden, type BuildMessagesOptions } from './messages.js';
 import type { PersistedOutputs } from './persisted-output.js';
 import {
@@ -254,9 +255,12 @@ const TITLE_MAX = 80;
  */
 export function chooseTitle(entries: Entry[], turns: Turn[], sessionId: string, metadata?: Pick<SessionMetadata, 'customTitle' | 'aiTitle'>): { title: string; source: Session['titleSource'] } {
   const meta = metadata ?? readMetadata(entries, {});
-  if (meta.customTitle) return { title: shortenTitle(meta.customTitle), source: 'custom-title' };
-  if (meta.aiTitle) return { title: shortenTitle(meta.aiTitle), source: 'ai-title' };
-  const summary = summaryTitle(entries);
+  // Named titles may carry markdown too (an ai-title with `code`); each reads as plain words.
+  const custom = meta.customTitle && plainLine(meta.customTitle);
+  if (custom) return { title: shortenTitle(custom), source: 'custom-title' };
+  const ai = meta.aiTitle && plainLine(meta.aiTitle);
+  if (ai) return { title: shortenTitle(ai), source: 'ai-title' };
+  const summary = plainLine(summaryTitle(entries) ?? '');
   if (summary) return { title: shortenTitle(summary), source: 'summary' };
   const messages = turns.flatMap((t) => t.messages);
   for (const m of messages) {
@@ -265,12 +269,12 @@ export function chooseTitle(entries: Entry[], turns: Turn[], sessionId: string, 
       const text = promptTitleText(m.text);
       if (text) return { title: shortenTitle(text), source: 'first-prompt' };
     } else if (m.userKind === 'command' && m.command?.name && !UI_COMMANDS.has(m.command.name)) {
-      return { title: shortenTitle(`${m.command.name} ${m.command.args}`), source: 'first-command' };
+      return { title: shortenTitle(plainLine(`${m.command.name} ${m.command.args}`)), source: 'first-command' };
     }
   }
   // Sessions that only ran built-in commands (`/init`, `/model`) are named after the first one.
   const command = messages.find((m) => m.kind === 'user' && m.command?.name);
-  if (command?.kind === 'user' && command.command) return { title: shortenTitle(`${command.command.name} ${command.command.args}`), source: 'first-command' };
+  if (command?.kind === 'user' && command.command) return { title: shortenTitle(plainLine(`${command.command.name} ${command.command.args}`)), source: 'first-command' };
   const reply = firstReplyTitle(messages);
   if (reply) return { title: shortenTitle(reply), source: 'first-reply' };
   return { title: `Session ${sessionId.slice(0, 8)}`, source: 'fallback' };
@@ -313,15 +317,25 @@ function firstReplyTitle(messages: Message[]): string | undefined {
 /**
  * A prompt as one line of plain words: generated tag blocks (`<ide_opened_file>…`,
  * with or without attributes) removed, a `<teammate-message>` unwrapped,
- * whitespace folded.
+ * markdown and HTML syntax taken off the words (`**`, `` ` ``, `[text](url)`,
+ * `# `, `- `, `> `, `<b>`), whitespace folded. Titles, table-of-contents
+ * lines and the overview's prompt lines are made from it.
  */
 export function promptTitleText(text: string): string {
-  return text
+  const unwrapped = text
     // A teammate's message is the prompt itself: keep its words, drop the wrapper.
     .replace(/<teammate-message\b[^>]*>([\s\S]*?)<\/teammate-message>/gi, ' $1 ')
-    .replace(/<([a-z][a-z0-9_-]*)(?:\s[^>]*)?>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+    // HTML elements someone typed keep their words (below); any other tag block was generated.
+    .replace(/<([a-z][a-z0-9_-]*)(?:\s[^>]*)?>[\s\S]*?<\/\1>/gi, (block, name: string) => (isHtmlElement(name) ? block : ' '));
+  return plainLine(unwrapped);
+}
+
+/** Characters of a text read for its one line: a title or TOC line needs far fewer, and a pasted log could be megabytes. */
+const PLAIN_LINE_SOURCE = 2000;
+
+/** Text as one line of plain words: markdown and HTML syntax removed, whitespace folded. */
+function plainLine(text: string): string {
+  return stripMarkdown(text.slice(0, PLAIN_LINE_SOURCE), { html: true }).replace(/\s+/g, ' ').trim();
 }
 
 /** A title or prompt on one line, cut at a word near `max` characters with an ellipsis: the one shortener of the site. */

@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createRenderContext, prepareMessages, renderTranscript, type RenderContext } from '../../../src/lib/render/render-message.js';
 import { renderToolCall } from '../../../src/lib/render/render-tool.js';
 import { summarizeToolCall } from '../../../src/lib/render/tool-summary.js';
-import { PREVIEW_LINES } from '../../../src/lib/render/tools/common.js';
+import { PREVIEW_LINES, TOOL_ROW } from '../../../src/lib/render/tools/common.js';
+import { INTERFACE_LABELS } from '../../../src/lib/render/interface-labels.js';
 import { callsOf, firstCall, tur } from '../../helpers/corpus-calls.js';
 import { testContext } from '../../helpers/render.js';
 import { parse } from './dom.js';
@@ -29,16 +30,19 @@ describe('one header per assistant reply', () => {
     const c = withCall(calls[1]);
     const d = assistantMsg([{ type: 'text', text: 'Done.' }]);
     const doc = parse(renderTranscript([prompt, a, b, c, d], ctx));
-    const articles = [...doc.querySelectorAll('article.msg-assistant')];
+    const articles = [...doc.querySelectorAll('article[data-kind="assistant"]')];
     expect(articles.map((e) => e.getAttribute('data-uuid'))).toEqual([a.uuid, b.uuid, c.uuid, d.uuid]);
-    // One visible "Claude · model · time" header for the whole reply.
-    expect(doc.querySelectorAll('article.msg-assistant > header.msg-head').length).toBe(1);
+    // One visible "Claude · model · time" header (and heading) for the whole reply.
+    expect(doc.querySelectorAll('article[data-kind="assistant"] > header.msg-head').length).toBe(1);
+    expect(doc.querySelectorAll('article[data-kind="assistant"] h3').length).toBe(1);
     expect(articles[0].querySelector(':scope > header.msg-head .model')).not.toBeNull();
+    expect(articles[0].querySelector(`:scope > header.msg-head > h3#m-${a.uuid}`)).not.toBeNull();
     for (const el of articles.slice(1)) {
       expect(el.classList.contains('cont')).toBe(true);
       const uuid = el.getAttribute('data-uuid');
-      expect(el.querySelector(`h3#m-${uuid}`)).not.toBeNull();
-      expect(el.querySelector(`.msg-links > a.permalink[href="#m-${uuid}"]`)).not.toBeNull();
+      // The anchor is the article itself; its permalink is its first child.
+      expect(el.id).toBe(`m-${uuid}`);
+      expect(el.firstElementChild?.matches(`a[href="#m-${uuid}"][aria-label]`)).toBe(true);
       expect(el.querySelector('time')).toBeNull();
     }
     // Each call still has its own anchor.
@@ -51,7 +55,7 @@ describe('one header per assistant reply', () => {
     const p = userMsg('next');
     const c = assistantMsg([{ type: 'text', text: 'three' }], [], { model: 'model-b' });
     const doc = parse(renderTranscript([a, b, p, c], ctx));
-    expect(doc.querySelectorAll('article.msg-assistant > header.msg-head').length).toBe(3);
+    expect(doc.querySelectorAll('article[data-kind="assistant"] > header.msg-head').length).toBe(3);
   });
 });
 
@@ -78,14 +82,15 @@ describe('tool calls as rows', () => {
     const s = summarizeToolCall(call);
     expect(el.tagName).toBe('DETAILS');
     expect(el.hasAttribute('open')).toBe(false);
-    const row = el.querySelector(':scope > summary.tool-head')!;
-    expect(text(row.querySelector('.tool-name'))).toBe(s.tool);
-    expect(text(row.querySelector('.tool-target'))).toBe(s.target!.replace(/\s+/g, ' '));
-    expect(text(row.querySelector('.tool-outcome'))).toBe(s.outcome);
-    // Labels stay out of search excerpts; the key argument is content.
-    expect(row.querySelector('.tool-name')?.hasAttribute('data-pagefind-ignore')).toBe(true);
-    expect(row.querySelector('.tool-outcome')?.hasAttribute('data-pagefind-ignore')).toBe(true);
-    expect(row.querySelector('.tool-target')?.hasAttribute('data-pagefind-ignore')).toBe(false);
+    expect(el.querySelector(':scope > summary')).not.toBeNull();
+    expect(text(el.querySelector(TOOL_ROW.name))).toBe(s.tool);
+    expect(text(el.querySelector(TOOL_ROW.target))).toBe(s.target!.replace(/\s+/g, ' '));
+    expect(text(el.querySelector(TOOL_ROW.outcome))).toBe(s.outcome);
+    // Labels stay out of search excerpts (by the selectors search skips); the key argument is content.
+    const skipped = (part: Element | null) => !!part && INTERFACE_LABELS.some((sel) => part.matches(sel));
+    expect(skipped(el.querySelector(TOOL_ROW.name))).toBe(true);
+    expect(skipped(el.querySelector(TOOL_ROW.outcome))).toBe(true);
+    expect(skipped(el.querySelector(TOOL_ROW.target))).toBe(false);
   });
 
   it('opens edits (their diff is the point) unless they failed', () => {
@@ -127,10 +132,10 @@ describe('Edit diffs', () => {
   it('marks the changed words of a changed line, and leaves unrelated rewrites unmarked', () => {
     const call = toolCall('Edit', { file_path: '/a.py', old_string: 'total = compute(items, fast=True)\n', new_string: 'total = compute(items, fast=False)\n' }, { content: 'ok' });
     const doc = parse(renderToolCall(call, ctx));
-    expect([...doc.querySelectorAll('.line.del mark')].map((m) => m.textContent)).toEqual(['True']);
-    expect([...doc.querySelectorAll('.line.add mark')].map((m) => m.textContent)).toEqual(['False']);
+    expect([...doc.querySelectorAll('pre.diff del mark')].map((m) => m.textContent)).toEqual(['True']);
+    expect([...doc.querySelectorAll('pre.diff ins mark')].map((m) => m.textContent)).toEqual(['False']);
     const rewrite = toolCall('Edit', { file_path: '/a.py', old_string: 'alpha beta gamma\n', new_string: 'one two three four\n' }, { content: 'ok' });
-    expect(parse(renderToolCall(rewrite, ctx)).querySelector('.line mark')).toBeNull();
+    expect(parse(renderToolCall(rewrite, ctx)).querySelector('pre.diff mark')).toBeNull();
   });
 
   it('marks words in real corpus edits that change part of a line', () => {
@@ -139,7 +144,7 @@ describe('Edit diffs', () => {
     let marked = 0;
     for (const call of calls) {
       const doc = parse(renderToolCall(call, ctx));
-      for (const m of doc.querySelectorAll('.line.del mark')) {
+      for (const m of doc.querySelectorAll('pre.diff del mark')) {
         expect(call.input.old_string as string).toContain(m.textContent!);
         marked++;
       }
@@ -157,7 +162,8 @@ describe('subagents', () => {
     const sub = doc.querySelector('[data-subagent]')!;
     expect(sub).not.toBeNull();
     expect(text(sub.querySelector('.subagent-label'))).toBe('Subagent · Explore: Find the bug');
-    expect(sub.querySelector('.subagent-label')?.hasAttribute('data-pagefind-ignore')).toBe(true);
+    // A label: kept out of search by the selectors search skips.
+    expect(INTERFACE_LABELS.some((s) => sub.querySelector('.subagent-label')!.matches(s))).toBe(true);
     expect(text(sub.querySelector(':scope > summary'))).toMatch(/^Transcript · 1 message\b/);
     expect(sub.querySelector(`[data-uuid="${inner.uuid}"]`)).not.toBeNull();
   });

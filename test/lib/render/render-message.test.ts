@@ -1,4 +1,5 @@
 /** The message renderer and its HTML contract, on hand-built messages and real sessions. */
+import { PERMALINK } from '../../../src/lib/render/interface-labels.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRenderContext, prepareMessages, renderMessage, renderTranscript, type RenderContext } from '../../../src/lib/render/render-message.js';
 import type { Message, Session } from '../../../src/lib/transcript/types.js';
@@ -29,7 +30,7 @@ describe('HTML contract', () => {
     expect(el.classList.contains('msg-prompt')).toBe(true);
     expect(el.getAttribute('data-prompt')).toBe('3');
     expect(el.querySelector(`h2#m-${el.getAttribute('data-uuid')}`)).not.toBeNull();
-    const link = el.querySelector('a.permalink');
+    const link = el.querySelector(PERMALINK);
     expect(link?.getAttribute('href')).toBe(`#m-${m.uuid}`);
     expect(link?.getAttribute('aria-label')).toBe('Link to this message');
     // The copy-link button is the page script's; the HTML holds none.
@@ -87,7 +88,8 @@ describe('HTML contract', () => {
     const call = toolCall('Bash', { command: 'echo hi', description: 'say hi' }, { content: 'hi', toolUseResult: { stdout: 'hi', stderr: '', interrupted: false } });
     const m = assistantMsg([{ type: 'text', text: 'before' }, { type: 'tool_use', id: call.id, name: call.name, input: call.input }, { type: 'text', text: 'after' }], [call]);
     const el = article(renderMessage(m, ctx));
-    const children = [...el.querySelector('.msg-body')!.children].map((c) => (c.hasAttribute('data-tool') ? 'tool' : c.textContent?.trim()));
+    // The blocks sit in the article after its header, in order (no body wrapper).
+    const children = [...el.children].filter((c) => !c.matches('header')).map((c) => (c.hasAttribute('data-tool') ? 'tool' : c.textContent?.trim()));
     expect(children).toEqual(['before', 'tool', 'after']);
   });
 

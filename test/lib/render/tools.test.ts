@@ -8,6 +8,7 @@ import { ensureLanguages } from '../../../src/lib/render/highlight.js';
 import { prepareMessages, renderMessage, type RenderContext } from '../../../src/lib/render/render-message.js';
 import { rendererFor, renderToolCall } from '../../../src/lib/render/render-tool.js';
 import { parseNumberedLines } from '../../../src/lib/render/tools/files.js';
+import { TOOL_ROW } from '../../../src/lib/render/tools/common.js';
 import type { ToolCall } from '../../../src/lib/transcript/types.js';
 import { callsOf, firstCall, tur } from '../../helpers/corpus-calls.js';
 import { parse } from './dom.js';
@@ -64,7 +65,7 @@ describe('Bash', () => {
     const el = render(call);
     expect(el.classList.contains('is-error')).toBe(true);
     // The row's outcome says how it failed: the exit code, or the error's first line.
-    expect(text(el.querySelector('.tool-head .tool-outcome'))).toMatch(/^(exit \d+|error: .+)$/);
+    expect(text(el.querySelector(TOOL_ROW.outcome))).toMatch(/^(exit \d+|error: .+)$/);
   });
 
   it('shows an interrupted flag', () => {
@@ -81,7 +82,9 @@ describe('Read', () => {
     expect(numbers.length).toBeGreaterThan(0);
     expect(numbers[0]).toBe(String(tur(call).file.startLine));
     expect(Number(numbers[numbers.length - 1])).toBe(tur(call).file.startLine + numbers.length - 1);
-    expect(text(el.querySelector('.tool-summary'))).toContain(call.input.file_path as string);
+    // The row names the file; a summary saying only the path and range would repeat it.
+    expect(text(el.querySelector(TOOL_ROW.target))).toContain(call.input.file_path as string);
+    expect(el.querySelector('.tool-summary')).toBeNull();
   });
 
   it('parses cat -n style numbers when there is no structured result', () => {
@@ -104,7 +107,8 @@ describe('Write, Edit, MultiEdit', () => {
   it('Write shows the path and the content', () => {
     const call = firstCall('Write', (c) => !!c.result && !c.result.isError && String(c.input.content).length > 10);
     const el = render(call);
-    expect(text(el.querySelector('.tool-summary .path'))).toBe(call.input.file_path);
+    expect(text(el.querySelector(TOOL_ROW.target))).toBe(call.input.file_path);
+    expect(el.querySelector('.tool-summary'), 'no summary repeating the row').toBeNull();
     const first = String(call.input.content).split('\n').find((l) => l.trim())!;
     expect(text(el.querySelector('.tool-input'))).toContain(squash(first).trim().slice(0, 30));
   });
@@ -113,23 +117,27 @@ describe('Write, Edit, MultiEdit', () => {
     const call = firstCall('Edit', (c) => Array.isArray(tur(c)?.structuredPatch) && tur(c).structuredPatch.length > 0);
     const hunk = tur(call).structuredPatch[0];
     const el = render(call);
-    expect(el.querySelector('.line.add, .line.del')).not.toBeNull();
-    const firstLine = el.querySelector('.hunk .line');
-    const firstIsDel = String(hunk.lines[0]).startsWith('-');
-    expect(firstLine?.getAttribute('data-ln')).toBe(String(firstIsDel ? hunk.oldStart : hunk.newStart));
+    expect(el.querySelector('pre.diff > code > :is(ins, del)')).not.toBeNull();
+    // Lines are numbered by CSS counters started at the line before the hunk, old (o) and new (n).
+    const pre = el.querySelector('.hunk pre.diff')!;
+    expect(pre.getAttribute('data-o')).toBe(String(hunk.oldStart - 1));
+    expect(pre.getAttribute('data-n')).toBe(String(hunk.newStart - 1));
+    const kinds = [...pre.querySelectorAll(':scope > code > *')].map((l) => l.tagName.toLowerCase());
+    const signs = (hunk.lines as string[]).filter((l) => l[0] !== '\\').map((l) => (l[0] === '-' ? 'del' : l[0] === '+' ? 'ins' : 'span'));
+    expect(kinds.slice(0, 5)).toEqual(signs.slice(0, 5));
     expect(el.querySelectorAll('.hunk').length).toBe(tur(call).structuredPatch.length);
   });
 
   it('Edit computes a diff from old/new strings when no patch was recorded', () => {
     const call = firstCall('Edit', (c) => !tur(c)?.structuredPatch && typeof c.input.old_string === 'string' && c.input.old_string !== c.input.new_string);
     const el = render(call);
-    expect(el.querySelectorAll('.line.add, .line.del').length).toBeGreaterThan(0);
+    expect(el.querySelectorAll('pre.diff > code > :is(ins, del)').length).toBeGreaterThan(0);
   });
 
   it('MultiEdit renders a diff (recorded or per edit)', () => {
     for (const call of callsOf('MultiEdit', (c) => !!c.result).slice(0, 4)) {
       const el = render(call);
-      expect(el.querySelectorAll('.line.add, .line.del').length, call.id).toBeGreaterThan(0);
+      expect(el.querySelectorAll('pre.diff > code > :is(ins, del)').length, call.id).toBeGreaterThan(0);
     }
   });
 });
@@ -138,7 +146,7 @@ describe('Grep, Glob, LS', () => {
   it('Grep shows the pattern and matches', () => {
     const call = firstCall('Grep', (c) => (tur(c)?.numFiles ?? 0) > 0 || (tur(c)?.numLines ?? 0) > 0);
     const el = render(call);
-    expect(text(el.querySelector('.tool-head .tool-target'))).toContain(squash(call.input.pattern as string));
+    expect(text(el.querySelector(TOOL_ROW.target))).toContain(squash(call.input.pattern as string));
     const t = tur(call);
     if (t.content) expect(text(el.querySelector('.tool-output'))).toContain(squash(t.content.split('\n')[0]).trim());
     else expect(el.querySelectorAll('.file-list li').length).toBe(t.filenames.length);
@@ -153,7 +161,7 @@ describe('Grep, Glob, LS', () => {
   it('LS shows the directory and listing', () => {
     const call = firstCall('LS');
     const el = render(call);
-    expect(text(el.querySelector('.tool-head .tool-target'))).toBe(call.input.path);
+    expect(text(el.querySelector(TOOL_ROW.target))).toBe(call.input.path);
     expect(text(el.querySelector('.tool-output'))).toContain(String(call.input.path));
   });
 });
@@ -165,18 +173,23 @@ describe('TodoWrite and tasks', () => {
     const el = render(call);
     const items = [...el.querySelectorAll('.todos li')];
     expect(items.length).toBe(todos.length);
+    // One element per item: its class names the status (the stylesheet draws the icon and writes the status).
     todos.forEach((t, i) => {
-      expect(items[i].classList.contains(`todo-${t.status.replace(/_/g, '-')}`)).toBe(true);
-      expect(items[i].querySelector('.todo-text')?.textContent).toBe(t.content);
-      expect(items[i].querySelector('.todo-status')?.textContent?.length).toBeGreaterThan(0);
+      expect(items[i].className).toBe(t.status.replace(/_/g, '-'));
+      expect(items[i].firstChild?.textContent).toBe(t.content);
+      expect(items[i].querySelector('.todo-icon, .todo-status, .todo-text')).toBeNull();
     });
+    // The row counts the done items; the body does not say it again.
+    expect(text(el.querySelector(TOOL_ROW.outcome))).toBe(`${todos.filter((t) => t.status === 'completed').length}/${todos.length} done`);
+    expect(el.querySelector('.tool-input .count')).toBeNull();
   });
 
   it('TaskCreate, TaskUpdate and TaskList render their fields', () => {
     const create = firstCall('TaskCreate');
-    expect(text(render(create).querySelector('.tool-summary'))).toContain(String(create.input.subject));
+    // The subject is in the row (and the body does not repeat it).
+    expect(text(render(create).querySelector(TOOL_ROW.target))).toContain(String(create.input.subject));
     const update = firstCall('TaskUpdate', (c) => !!tur(c)?.statusChange);
-    expect(text(render(update).querySelector('.tool-head'))).toContain(`${tur(update).statusChange.from} → ${tur(update).statusChange.to}`);
+    expect(text(render(update).querySelector(':scope > summary, :scope > .tool-head'))).toContain(`${tur(update).statusChange.from} → ${tur(update).statusChange.to}`);
     const list = firstCall('TaskList');
     expect(render(list).querySelectorAll('.todos li').length).toBe(tur(list).tasks.length);
   });
@@ -186,11 +199,19 @@ describe('Task / Agent', () => {
   it('renders the description, type, prompt and result of a real call', () => {
     const call = firstCall('Task', (c) => !!c.result && !c.result.isError && typeof c.input.prompt === 'string');
     const el = render(call);
-    expect(text(el.querySelector('.tool-head .tool-target'))).toContain(squash(call.input.description as string));
+    expect(text(el.querySelector(TOOL_ROW.target))).toContain(squash(call.input.description as string));
     expect(text(el.querySelector('.badge-agent'))).toBe(call.input.subagent_type);
-    expect(el.querySelector('details.agent-prompt')).not.toBeNull();
-    expect(el.querySelector('details.agent-prompt')?.hasAttribute('open')).toBe(false);
-    expect(el.querySelector('.agent-result')).not.toBeNull();
+    // The prompt is shown once: collapsed in the input, or as the first message of the transcript that starts with it.
+    const opening = el.querySelector('[data-subagent] article[data-kind="prompt"]');
+    if (opening) {
+      expect(text(opening.querySelector('.md'))).toBe(squash(call.input.prompt as string).trim());
+      expect(el.querySelector('details.agent-prompt')).toBeNull();
+    } else {
+      expect(el.querySelector('details.agent-prompt')).not.toBeNull();
+      expect(el.querySelector('details.agent-prompt')?.hasAttribute('open')).toBe(false);
+    }
+    // The answer is shown as the result, indexed like a message.
+    expect(el.querySelector('.agent-result')?.closest('[data-pagefind-weight]')?.getAttribute('data-pagefind-weight')).toBe('3');
   });
 
   it('nests the subagent transcript with its stats (real session)', async () => {
@@ -232,7 +253,7 @@ describe('Web tools', () => {
   it('WebSearch shows the query and result links', () => {
     const call = firstCall('WebSearch', (c) => Array.isArray(tur(c)?.results));
     const el = render(call);
-    expect(text(el.querySelector('.tool-head .tool-target'))).toContain(String(call.input.query));
+    expect(text(el.querySelector(TOOL_ROW.target))).toContain(String(call.input.query));
     const links = el.querySelectorAll('.links a');
     expect(links.length).toBeGreaterThan(0);
     for (const a of links) expect(a.getAttribute('rel')).toContain('nofollow');
@@ -265,10 +286,10 @@ describe('Interaction tools', () => {
 
   it('NotebookEdit, Skill, BashOutput, KillShell/KillBash render their inputs', () => {
     const nb = firstCall('NotebookEdit');
-    expect(text(render(nb).querySelector('.tool-summary .path'))).toBe(nb.input.notebook_path);
+    expect(text(render(nb).querySelector(TOOL_ROW.target))).toContain(nb.input.notebook_path);
     const skill = firstCall('Skill');
     const skillEl = render(skill);
-    expect(text(skillEl.querySelector('.tool-head .tool-target'))).toContain(String(skill.input.skill));
+    expect(text(skillEl.querySelector(TOOL_ROW.target))).toContain(String(skill.input.skill));
     expect(skillEl.classList.contains('is-error')).toBe(skill.result!.isError);
     const bo = firstCall('BashOutput', (c) => typeof tur(c)?.stdout === 'string' && tur(c).stdout.length > 0);
     const boEl = render(bo);
@@ -307,7 +328,7 @@ describe('MCP and unknown tools', () => {
     const el = render(call);
     expect(el.querySelector('.tool-input pre[data-lang="json"]')).not.toBeNull();
     expect(el.classList.contains('is-error')).toBe(true);
-    expect(text(el.querySelector('.tool-head .tool-outcome'))).toMatch(/^error: .*Command not found/);
+    expect(text(el.querySelector(TOOL_ROW.outcome))).toMatch(/^error: .*Command not found/);
     expect(text(el.querySelector('.tool-error'))).toContain('Command not found');
     for (const name of ['ToolSearch', 'SendMessage', 'TaskOutput']) expect(() => render(firstCall(name))).not.toThrow();
   });
@@ -402,7 +423,7 @@ describe('issue 11 tools from the corpus', () => {
     const call = firstCall('TaskOutput', (c) => tur(c)?.retrieval_status === 'timeout');
     const el = render(call);
     expect(text(el)).toContain(call.input.task_id as string);
-    expect(text(el.querySelector('.tool-head'))).toContain(tur(call).task.status);
+    expect(text(el.querySelector(':scope > summary, :scope > .tool-head'))).toContain(tur(call).task.status);
     expect(text(el.querySelector('.tool-output'))).toContain(tur(call).task.description);
     expect(text(el.querySelector('.tool-output'))).toContain('shell command');
     expect(text(el.querySelector('.tool-output'))).toContain('Still running');
@@ -425,7 +446,7 @@ describe('issue 11 tools from the corpus', () => {
       const items = el.querySelectorAll('.todos li');
       expect(items.length).toBe(tasks.length);
       expect(text(items[0])).toContain(`#${tasks[0].id} ${tasks[0].subject}`);
-      expect(items[0].className).toContain(`todo-${tasks[0].status.replace('_', '-')}`);
+      expect(items[0].className).toBe(tasks[0].status.replace('_', '-'));
     }
   });
 
@@ -472,7 +493,7 @@ describe('issue 11 tools from the corpus', () => {
     const el = render(call);
     expect(text(el)).toContain('Write the unit tests');
     expect(text(el.querySelector('.badge-agent'))).toBe('test-writer');
-    expect(text(el.querySelector('.tool-head'))).toContain('background');
+    expect(text(el.querySelector(':scope > summary, :scope > .tool-head'))).toContain('background');
     const input = text(el.querySelector('.tool-input'));
     for (const s of ['Team crew', 'Mode acceptEdits', 'Name dana']) expect(input).toContain(s);
   });
@@ -482,7 +503,7 @@ describe('issue 11 tools from documented shapes', () => {
   it('TaskOutput parses the tagged result text when there is no structured result', () => {
     const el = render(toolCall('TaskOutput', { task_id: 'b12', block: true, timeout: 30000 }, { content: '<retrieval_status>success</retrieval_status>\n\n<task_id>b12</task_id>\n\n<task_type>local_bash</task_type>\n\n<status>completed</status>\n\n<exit_code>0</exit_code>\n\n<output>\nall 42 tests passed\n</output>' }));
     expect(text(el)).toContain('b12 · wait up to 30.0 s');
-    expect(text(el.querySelector('.tool-head .badge-ok'))).toBe('completed');
+    expect(text(el.querySelector(':scope > summary > .badge-ok'))).toBe('completed');
     expect(text(el.querySelector('.tool-output'))).toContain('all 42 tests passed');
     expect(text(el.querySelector('.tool-output'))).toContain('Exit code 0');
     expectNoRawDump(el);
@@ -515,8 +536,8 @@ describe('issue 11 tools from documented shapes', () => {
     expect(text(enter.querySelector('.tool-output'))).toContain('Worktree /repo/.claude/worktrees/fix-login');
     expect(text(enter.querySelector('.tool-output'))).toContain('Branch worktree-fix-login');
     const exit = render(toolCall('ExitWorktree', { action: 'remove', discard_changes: true }, { content: 'Removed worktree', toolUseResult: { action: 'remove', originalCwd: '/repo', worktreePath: '/repo/.claude/worktrees/fix-login', worktreeBranch: 'worktree-fix-login', message: 'Removed worktree and branch worktree-fix-login.' } }));
-    expect(text(exit.querySelector('.tool-head'))).toContain('remove');
-    expect(text(exit.querySelector('.tool-head'))).toContain('discard changes');
+    expect(text(exit.querySelector(':scope > summary, :scope > .tool-head'))).toContain('remove');
+    expect(text(exit.querySelector(':scope > summary, :scope > .tool-head'))).toContain('discard changes');
     expect(text(exit.querySelector('.tool-output'))).toContain('Removed worktree and branch worktree-fix-login.');
     expect(text(exit.querySelector('.tool-output'))).toContain('Back in /repo');
     expectNoRawDump(enter);
@@ -528,7 +549,7 @@ describe('issue 11 tools from documented shapes', () => {
     expect(text(el)).toContain('CI checks');
     expect(el.querySelector('.tool-input pre[data-lang="shellscript"]')?.textContent).toContain('gh pr checks --watch');
     expect(text(el.querySelector('.tool-input'))).toContain('Timeout 10 min 0 s');
-    expect(text(el.querySelector('.tool-head'))).toContain('persistent');
+    expect(text(el.querySelector(':scope > summary, :scope > .tool-head'))).toContain('persistent');
     expect(text(el.querySelector('.tool-output'))).toContain('Watching as task m7');
     expect(text(el.querySelector('.tool-output'))).not.toContain('do not poll');
   });
@@ -544,7 +565,7 @@ describe('issue 11 tools from documented shapes', () => {
   it('CronCreate, CronList and CronDelete show the schedule, the jobs and the job cancelled', () => {
     const create = render(toolCall('CronCreate', { cron: '*/5 * * * *', prompt: 'check the build', recurring: true, durable: true }, { content: 'Scheduled cron job c1a2 (Every 5 minutes). It will fire until deleted.' }));
     expect(text(create)).toContain('*/5 * * * *');
-    expect(text(create.querySelector('.tool-head'))).toMatch(/recurring.*durable/);
+    expect(text(create.querySelector(':scope > summary, :scope > .tool-head'))).toMatch(/recurring.*durable/);
     expect(text(create.querySelector('.tool-input'))).toContain('check the build');
     expect(text(create.querySelector('.tool-output'))).toContain('Scheduled as job c1a2');
     const list = render(toolCall('CronList', {}, { content: 'c1a2 — Every 5 minutes (recurring) [session]: check the build\nd3e4 — Daily at 8:57 (recurring) [durable]: summarise PRs' }));
@@ -559,7 +580,7 @@ describe('issue 11 tools from documented shapes', () => {
 
   it('SendMessage with a structured message shows its kind and fields in words', () => {
     const el = render(toolCall('SendMessage', { to: 'bob', message: { type: 'shutdown_request', reason: 'all tasks done' } }, { content: '{"success":true,"message":"Shutdown request sent to bob"}' }));
-    expect(text(el.querySelector('.tool-head'))).toContain('shutdown request');
+    expect(text(el.querySelector(':scope > summary, :scope > .tool-head'))).toContain('shutdown request');
     expect(text(el.querySelector('.tool-input'))).toContain('reason all tasks done');
     expect(text(el.querySelector('.tool-output'))).toBe('Shutdown request sent to bob');
     expectNoRawDump(el);
@@ -571,7 +592,7 @@ describe('issue 11 tools from documented shapes', () => {
     expect(text(create.querySelector('.tool-input'))).toContain('Purpose Three researchers');
     expect(text(create.querySelector('.tool-output'))).toContain('Lead agent team-lead@research');
     const del = render(toolCall('TeamDelete', {}, { content: '{"success":false,"message":"Cannot cleanup team with 2 active member(s): alice, bob","team_name":"research"}' }));
-    expect(text(del.querySelector('.tool-head'))).toContain('not deleted');
+    expect(text(del.querySelector(':scope > summary, :scope > .tool-head'))).toContain('not deleted');
     expect(text(del.querySelector('.tool-output'))).toContain('2 active member(s): alice, bob');
     expectNoRawDump(create);
     expectNoRawDump(del);

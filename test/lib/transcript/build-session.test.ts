@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixturesDir, corpusRoot, loadExpect } from '../../helpers/shared.js';
+import { fixturesDir, corpusRoot, loadExpect, repoRoot } from '../../helpers/shared.js';
+import { loadSessions } from '../../helpers/render.js';
+import { buildSession, chooseTitle, promptTitleText, shortenTitle } from '../../../src/lib/transcript/build-session.js';
 import { loadSessionFile, orderOf, visibleText } from '../../helpers/sessions.js';
 import type { AssistantMessage, Message, ToolCall } from '../../../src/lib/transcript/types.js';
 
@@ -208,4 +211,67 @@ describe('real corpus files', () => {
     const total = s.facts.usage.reduce((n, u) => n + u.messages, 0);
     expect(total).toBe(assistants(s.messages).filter((m) => m.assistantKind === 'normal').length);
   });
+});
+
+describe('titles read as plain text', () => {
+  /** A session of one prompt and one reply, in the documented line shapes, plus any metadata lines. */
+  function sessionOf(prompt: string, extra: Array<Record<string, unknown>> = []) {
+    const sessionId = '0f9d6c3e-7a51-4c1e-9b7d-2f4a8e6c1d05';
+    const lines: Array<Record<string, unknown>> = [
+      { type: 'user', uuid: 'u1', parentUuid: null, sessionId, timestamp: '2026-03-02T10:00:00.000Z', cwd: '/home/ada/ledger', message: { role: 'user', content: prompt } },
+      { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId, timestamp: '2026-03-02T10:00:05.000Z', message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Done.' }] } },
+      ...extra.map((e) => ({ sessionId, ...e })),
+    ];
+    const r = buildSession({ sessionId, file: 'p/s.jsonl', projectFolder: 'p', records: lines.map((value, i) => ({ line: i + 1, value })), agents: [] });
+    if (!r.ok) throw new Error(r.reason);
+    return r.session;
+  }
+
+  it('takes markdown off a title made from the first prompt, keeping every word', () => {
+    const cases: Array<[string, string]> = [
+      ['Check the **quarterly** ledger', 'Check the quarterly ledger'],
+      ['# Reconcile March\n\nThe totals in `ledger.csv` are off by one cent', 'Reconcile March The totals in ledger.csv are off by one cent'],
+      ['Read [the spec](https://example.com/spec_(v2)) and ![diagram](d.png) first', 'Read the spec and diagram first'],
+      ['- fix the `settle` command\n- add a `--json` flag', 'fix the settle command add a --json flag'],
+      ['> The build fails with `exit 1`\n\nwhy?', 'The build fails with exit 1 why?'],
+      ['<b>Urgent</b>: why does <code>a*b</code> overflow?', 'Urgent: why does a*b overflow?'],
+      ['Why is 2 * 3 != 2**3 in src/__init__.py for snake_case_names in C#?', 'Why is 2 * 3 != 2**3 in src/__init__.py for snake_case_names in C#?'],
+    ];
+    for (const [prompt, title] of cases) {
+      const s = sessionOf(prompt);
+      expect(s.titleSource, prompt).toBe('first-prompt');
+      expect(s.title, prompt).toBe(title);
+      expect(shortenTitle(promptTitleText(prompt))).toBe(title);
+    }
+  });
+
+  it('drops generated wrappers, keeps a teammate’s words, and shortens after cleaning', () => {
+    expect(promptTitleText('<ide_opened_file>The user opened ledger.ts</ide_opened_file> Fix the **rounding**')).toBe('Fix the rounding');
+    expect(promptTitleText('<teammate-message teammate_id="lead">Review **PR 42**</teammate-message>')).toBe('Review PR 42');
+    // `**` counts nothing towards the length: the cut falls on words.
+    const long = `**${'word '.repeat(30).trim()}**`;
+    expect(shortenTitle(promptTitleText(long))).toBe(shortenTitle('word '.repeat(30)));
+  });
+
+  it('cleans custom and AI titles too', () => {
+    const custom = sessionOf('hello', [{ type: 'custom-title', customTitle: 'Fix `parseLedger` **rounding**' }]);
+    expect([custom.titleSource, custom.title]).toEqual(['custom-title', 'Fix parseLedger rounding']);
+    const ai = sessionOf('hello', [{ type: 'ai-title', aiTitle: '## Debug [flaky test](https://ci.example.com/1)' }]);
+    expect([ai.titleSource, ai.title]).toEqual(['ai-title', 'Debug flaky test']);
+    expect(chooseTitle([], [], 'abcdef0123', { customTitle: '**' }).title).toBe('**');
+  });
+
+  it('no title or table-of-contents line of the corpus, the fixtures or the samples keeps `**`, a leading `#` or `](`', async () => {
+    let lines = 0;
+    for (const root of [corpusRoot, fixtures, join(repoRoot, 'content', 'sessions')]) {
+      for (const s of await loadSessions(root)) {
+        const toc = s.turns.filter((t) => t.prompt).map((t) => shortenTitle(promptTitleText(t.prompt!.text)));
+        for (const line of [s.title, ...toc]) {
+          lines++;
+          expect(line, s.file).not.toMatch(/\*\*|^#|\]\(/);
+        }
+      }
+    }
+    expect(lines).toBeGreaterThan(500);
+  }, 120_000);
 });

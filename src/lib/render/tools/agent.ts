@@ -27,17 +27,17 @@ function agentStats(call: ToolCall): string[] {
  * The nested transcript of the subagent a call spawned (`data-subagent`), or
  * its stats alone when no transcript was found. Shared by Task/Agent and Workflow.
  */
-export function subagentTranscript(call: ToolCall, ctx: RenderContext): SafeHtml {
+export function subagentTranscript(call: ToolCall, ctx: RenderContext, answer?: string): SafeHtml {
   const sub = call.subagent;
   const statParts = agentStats(call);
   if (sub && sub.messages.length) {
     const key = sub.agentId ?? call.id;
-    const body = ctx.depth >= MAX_DEPTH ? html`<p class="no-output">(nested too deep to show)</p>` : ctx.renderMessages(sub.messages);
+    const body = ctx.depth >= MAX_DEPTH ? html`<p class="no-output">(nested too deep to show)</p>` : ctx.renderMessages(sub.messages, { answer });
     const rebuilt = sub.source === 'progress' ? ' · rebuilt from progress entries' : '';
     // Named by its agent, in the summary and in a label that stays in view while reading inside it.
     const name = [sub.agentType ?? str(call.input.subagent_type), sub.description ?? str(call.input.description)].filter(Boolean).join(': ') || 'Subagent';
     const count = countOf(sub.messages.length, 'message');
-    return html`<details class="subagent" data-subagent="${key}"><summary data-pagefind-ignore>Transcript · ${count}${statParts.length ? ` · ${statParts.join(' · ')}` : ''}${rebuilt}</summary><div class="subagent-body"><div class="subagent-label" data-pagefind-ignore>Subagent · ${name}</div>${body}</div></details>`;
+    return html`<details class="subagent" data-subagent="${key}"><summary>Transcript · ${count}${statParts.length ? ` · ${statParts.join(' · ')}` : ''}${rebuilt}</summary><div class="subagent-body"><div class="subagent-label">Subagent · ${name}</div>${body}</div></details>`;
   }
   return statParts.length ? html`<p class="agent-stats">${statParts.join(' · ')}</p>` : html``;
 }
@@ -65,7 +65,8 @@ export function renderAgent(call: ToolCall, ctx: RenderContext): SafeHtml {
   const badges = html`${type ? html` <span class="badge badge-agent">${type}</span>` : ''}${background ? badgeHtml('background') : ''}${sub?.workflowRunId ? badgeHtml('workflow') : ''}`;
 
   const footer = agentFooter(call.result ? resultText(call.result) : '');
-  const promptHtml = prompt
+  // A transcript shown below that opens with this very prompt says it already: not shown twice.
+  const promptHtml = prompt && !opensWithPrompt(call, ctx, prompt)
     ? html`<details class="agent-prompt"><summary>Prompt · ${formatCount(prompt.length)} chars</summary>${markdownBlock(prompt, ctx)}</details>`
     : html``;
   const worktree = str(s?.worktreePath) ?? footer.worktreePath;
@@ -73,12 +74,19 @@ export function renderAgent(call: ToolCall, ctx: RenderContext): SafeHtml {
   const input = html`${field('Name', str(i.name))}${field('Team', str(i.team_name))}${field('Mode', str(i.mode))}${field('Model', str(i.model))}${field('Isolation', str(i.isolation))}${field('Worktree', worktree ? html`${pathHtml(worktree)}${branch ? html` on <code>${branch}</code>` : ''}` : undefined)}${field('Resumes', str(i.resume))}${promptHtml}`;
 
   const r = call.result;
-  let output = html``;
-  if (r) {
-    const text = resultText(r);
-    output = r.isError ? errorBlock(text) : text.trim() ? html`<div class="agent-result"><div class="agent-result-label">Result</div>${markdownBlock(stripAgentFooter(text), ctx)}</div>` : html``;
-  }
-  return toolFrame(call, ctx, { summary: description, badges, input: html`${input}${subagentTranscript(call, ctx)}`, output });
+  const answer = r && !r.isError ? stripAgentFooter(resultText(r)).trim() : '';
+  // The answer is the agent's own words: indexed like a message, and not repeated as its transcript's last message.
+  const answerHtml = answer ? html`<div class="agent-result"><div class="agent-result-label">Result</div>${markdownBlock(answer, ctx)}</div>` : undefined;
+  const output = r?.isError ? errorBlock(resultText(r)) : html``;
+  return toolFrame(call, ctx, { summary: description, badges, input: html`${input}${subagentTranscript(call, ctx, answer || undefined)}`, output, answer: answerHtml });
+}
+
+/** Whether the subagent transcript shown for this call starts with `prompt` as its first prompt message. */
+function opensWithPrompt(call: ToolCall, ctx: RenderContext, prompt: string): boolean {
+  const messages = call.subagent?.messages ?? [];
+  if (ctx.depth >= MAX_DEPTH) return false;
+  const first = messages.find((m) => m.kind === 'user' && m.userKind !== 'meta');
+  return first?.kind === 'user' && first.userKind === 'prompt' && first.text.trim() === prompt.trim();
 }
 
 interface AgentFooter {

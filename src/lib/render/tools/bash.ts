@@ -25,7 +25,8 @@ function bashOutput(call: ToolCall, ctx: RenderContext): SafeHtml {
   const stderr = str(s?.stderr);
   const parts: SafeHtml[] = [];
   if (s && (stdout !== undefined || stderr !== undefined)) {
-    if (stdout) parts.push(html`<div class="stream stdout">${terminalBlock(stdout, 'Output')}</div>`);
+    // stdout needs no wrapper: only stderr is labelled.
+    if (stdout) parts.push(terminalBlock(stdout, 'Output'));
     if (stderr) parts.push(html`<div class="stream stderr"><span class="stream-label">stderr</span>${terminalBlock(stderr, 'stderr')}</div>`);
     // An error result's text says what went wrong (exit code, rejection); show it when stdout/stderr do not.
     if (result.isError && !stdout && !stderr) parts.push(errorBlock(resultText(result)));

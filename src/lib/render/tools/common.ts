@@ -70,7 +70,7 @@ export function lineCount(text: string): number {
  */
 export function collapsible(content: SafeHtml, lines: number, label: string, opts: { open?: boolean; threshold?: number } = {}): SafeHtml {
   if (lines <= (opts.threshold ?? COLLAPSE_LINES)) return content;
-  return html`<details class="long"${opts.open ? trustedHtml(' open') : ''}><summary data-pagefind-ignore>${label} · ${formatCount(lines)} lines</summary>${content}</details>`;
+  return html`<details class="long"${opts.open ? trustedHtml(' open') : ''}><summary>${label} · ${formatCount(lines)} lines</summary>${content}</details>`;
 }
 
 /** Lines of a long block shown before its "show more". */
@@ -99,7 +99,7 @@ export function previewBlock(text: string, lines: number, render: (part: string,
   if (cut === -1) return render(text, 0);
   const rest = text.slice(cut + 1).replace(/\n$/, '');
   const more = lines - PREVIEW_LINES;
-  return html`<div class="preview">${render(text.slice(0, cut), 0)}<details class="more"><summary data-pagefind-ignore>Show ${formatCount(more)} more line${more === 1 ? '' : 's'}</summary>${render(rest, PREVIEW_LINES)}</details></div>`;
+  return html`<div class="preview">${render(text.slice(0, cut), 0)}<details class="more"><summary>Show ${formatCount(more)} more line${more === 1 ? '' : 's'}</summary>${render(rest, PREVIEW_LINES)}</details></div>`;
 }
 
 /** Highlighted code, previewed when long. */
@@ -218,6 +218,8 @@ export interface FrameParts {
   input?: HtmlValue;
   /** Output section; when omitted, the result text is shown as plain text. */
   output?: HtmlValue;
+  /** What the model wrote as the result (a subagent's answer): after the output, indexed like a message. */
+  answer?: HtmlValue;
   /** Extra badges in the row. */
   badges?: HtmlValue;
   /** Extra class on the frame. */
@@ -226,10 +228,15 @@ export interface FrameParts {
   open?: boolean;
 }
 
-/** Tool names made into class-safe slugs. */
-export function toolSlug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'tool';
-}
+/**
+ * The parts of a call's row, as selectors from the call (`[data-tool]`): one element each and no class,
+ * as every call on a page has them. Tests and search find them here.
+ */
+export const TOOL_ROW = {
+  name: ':scope > :is(summary, .tool-head) > b',
+  target: ':scope > :is(summary, .tool-head) > span:not(.badge)',
+  outcome: ':scope > :is(summary, .tool-head) > small',
+} as const;
 
 /** Calls shown expanded: what they did is the point of reading them. */
 const OPEN_TOOLS = new Set(['Edit', 'MultiEdit', 'ExitPlanMode', 'AskUserQuestion']);
@@ -247,6 +254,22 @@ function markupText(markup: string): string {
     .trim();
 }
 
+/** A text's words, bare of the brackets and punctuation around them. */
+function wordsOf(text: string): string[] {
+  return text.split(/\s+/).map((w) => w.replace(/^[([{'"]+|[)\]}'",.:;]+$/g, '')).filter((w) => w && w !== '·');
+}
+
+/**
+ * Whether a summary only repeats its row: each of its words is a word of the
+ * row's target or outcome (a Write's "path · 8 lines" under the row
+ * "Write path … new file · 8 lines").
+ */
+function saysNothingNew(summaryText: string, row: { target?: string; outcome?: string }): boolean {
+  if ((row.target ?? '').includes(summaryText)) return true;
+  const rowWords = new Set(wordsOf(`${row.target ?? ''} ${row.outcome ?? ''}`));
+  return wordsOf(summaryText).every((w) => rowWords.has(w));
+}
+
 /**
  * The frame of every tool call: a `<details>` whose summary is one row (tool,
  * key argument, outcome; from `summarizeToolCall`), expanding in place to the
@@ -258,20 +281,24 @@ export function toolFrame(call: ToolCall, ctx: RenderContext, parts: FrameParts)
   const result = call.result;
   const isError = result?.isError === true;
   const row = summarizeToolCall(call);
-  const classes = ['tool', `tool-${toolSlug(call.name)}`, parts.className, isError ? 'is-error' : '', !result ? 'no-result' : ''].filter(Boolean).join(' ');
+  // Styled by `[data-tool]` where a tool needs it: a class per tool name was bytes on every call.
+  const classes = ['tool', parts.className, isError ? 'is-error' : '', !result ? 'no-result' : ''].filter(Boolean).join(' ');
   const output = onceOnPage(joinHtml([parts.output !== undefined ? parts.output : defaultOutput(call, ctx)]), call, ctx, 'output');
   const input = onceOnPage(joinHtml([parts.input]), call, ctx, 'input');
   const summary = joinHtml([parts.summary]);
   const summaryText = summary.value ? markupText(summary.value) : '';
   // The renderer's summary is shown when it says more than the row: other words, or a link to follow.
-  const note = summaryText && (!(row.target ?? '').includes(summaryText) || summary.value.includes('<a ')) ? html`<p class="tool-summary">${summary}</p>` : html``;
+  const note = summaryText && (!saysNothingNew(summaryText, row) || summary.value.includes('<a ')) ? html`<p class="tool-summary">${summary}</p>` : html``;
   const outAttrs = ctx.indexToolOutput ? trustedHtml(' data-pagefind-weight="0.5"') : trustedHtml(' data-pagefind-ignore');
-  const body = html`${note}${input.value ? html`<div class="tool-input" data-pagefind-weight="2">${input}</div>` : ''}${output.value ? html`<div class="tool-output"${outAttrs}>${output}</div>` : ''}`;
-  const head = html`<span class="tool-name" data-pagefind-ignore>${row.tool}</span>${row.target ? html` <span class="tool-target">${row.target}</span>` : ''}${parts.badges ?? ''}${row.outcome ? html` <span class="tool-outcome" data-pagefind-ignore>${row.outcome}</span>` : ''}`;
+  const answer = joinHtml([parts.answer]);
+  const body = html`${note}${input.value ? html`<div class="tool-input" data-pagefind-weight="2">${input}</div>` : ''}${output.value ? html`<div class="tool-output"${outAttrs}>${output}</div>` : ''}${answer.value ? html`<div class="tool-output" data-pagefind-weight="3">${answer}</div>` : ''}`;
+  // The row: the tool's name in <b>, its key argument in a bare <span>, badges, the outcome in <small> (TOOL_ROW).
+  const head = html`<b>${row.tool}</b>${row.target ? html` <span>${row.target}</span>` : ''}${parts.badges ?? ''}${row.outcome ? html` <small>${row.outcome}</small>` : ''}`;
   if (!body.value) return html`<div class="${classes}" id="t-${call.id}" data-tool-use-id="${call.id}" data-tool="${call.name}"><div class="tool-head">${head}</div></div>`;
   // A failed edit changed nothing: its row says why, its diff waits behind a click.
   const open = (parts.open ?? (OPEN_TOOLS.has(call.name) && !isError)) ? trustedHtml(' open') : '';
-  return html`<details class="${classes}" id="t-${call.id}" data-tool-use-id="${call.id}" data-tool="${call.name}"${open}><summary class="tool-head">${head}</summary><div class="tool-body">${body}</div></details>`;
+  // The row is the `<summary>` and the body the rest, styled as `.tool > summary` and `.tool::details-content`.
+  return html`<details class="${classes}" id="t-${call.id}" data-tool-use-id="${call.id}" data-tool="${call.name}"${open}><summary>${head}</summary>${body}</details>`;
 }
 
 /**
@@ -305,7 +332,7 @@ function onceOnPage(block: SafeHtml, call: ToolCall, ctx: RenderContext, what: '
   if (key.length < REPEAT_MIN_CHARS) return block;
   const earlier = ctx.shownBefore(key, call.id);
   if (earlier === undefined || earlier === call.id) return block;
-  return html`<p class="tool-message repeat" data-pagefind-ignore>Same ${what} as <a href="#t-${earlier}">an earlier call</a>; not repeated here.</p>`;
+  return html`<p class="tool-message repeat">Same ${what} as <a href="#t-${earlier}">an earlier call</a>; not repeated here.</p>`;
 }
 
 /** Result text as plain text plus any images; errors get their own class. */

@@ -5,9 +5,9 @@ import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
 import { cleanResultText, collapsible, errorBlock, field, num, pathHtml, resultText, str, structured, textBlock, toolFrame } from './common.js';
 
-/** A list of file names, collapsed when long. */
+/** A list of file names (set as paths by the list's class), collapsed when long. */
 function fileList(files: string[]): SafeHtml {
-  const list = html`<ul class="file-list">${files.map((f) => html`<li><code class="path">${f}</code></li>`)}</ul>`;
+  const list = html`<ul class="file-list">${files.map((f) => html`<li>${f}</li>`)}</ul>`;
   return collapsible(list, files.length, 'Show files');
 }
 

@@ -5,7 +5,6 @@ import { html, type SafeHtml } from '../sanitize.js';
 import { errorBlock, field, markdownBlock, obj, resultText, str, structured, structuredList, textBlock, toolFrame } from './common.js';
 
 const STATUS_LABEL: Record<string, string> = { pending: 'Pending', in_progress: 'In progress', completed: 'Completed', deleted: 'Deleted' };
-const STATUS_ICON: Record<string, string> = { pending: '○', in_progress: '◐', completed: '✓', deleted: '✕' };
 
 function statusClass(status: string): string {
   return status.replace(/[^a-z_]/gi, '').replace(/_/g, '-') || 'unknown';
@@ -25,21 +24,30 @@ function todosOf(value: unknown): Todo[] | undefined {
     .map((t) => ({ content: str(t.content) ?? str(t.subject) ?? '', status: str(t.status) ?? 'pending', activeForm: str(t.activeForm) }));
 }
 
-/** A checklist: each item with a visible, labelled status. */
-export function todoList(todos: Todo[]): SafeHtml {
+/**
+ * A checklist: each item with a visible, labelled status. One element per item:
+ * its class names a known status, and transcript.css draws the icon (hidden from
+ * screen readers) and writes the status after the text (read out); an unknown
+ * status is written from `data-status`. `withCount`: a line saying how many are done, for lists whose row
+ * does not say it.
+ */
+export function todoList(todos: Todo[], withCount = true): SafeHtml {
   const counts = { done: todos.filter((t) => t.status === 'completed').length, total: todos.length };
-  return html`<p class="count">${counts.done} of ${counts.total} completed</p><ul class="todos">${todos.map(
+  const count = withCount ? html`<p class="count">${counts.done} of ${counts.total} completed</p>` : '';
+  return html`${count}<ul class="todos">${todos.map(
     (t) =>
-      html`<li class="todo todo-${statusClass(t.status)}"><span class="todo-icon" aria-hidden="true">${STATUS_ICON[t.status] ?? '•'}</span> <span class="todo-text">${t.content}</span> <span class="todo-status">${STATUS_LABEL[t.status] ?? t.status}</span>${t.status === 'in_progress' && t.activeForm && t.activeForm !== t.content ? html`<span class="todo-active">${t.activeForm}</span>` : ''}</li>`,
+      html`<li class="${STATUS_LABEL[t.status] ? statusClass(t.status) : 'other'}"${STATUS_LABEL[t.status] ? '' : html` data-status="${t.status}"`}>${t.content}${t.status === 'in_progress' && t.activeForm && t.activeForm !== t.content ? html`<span class="todo-active">${t.activeForm}</span>` : ''}</li>`,
   )}</ul>`;
 }
 
 /** TodoWrite: the new list as a checklist. The result text is boilerplate, so only errors show. */
 export function renderTodoWrite(call: ToolCall, ctx: RenderContext): SafeHtml {
-  const todos = todosOf(call.input.todos) ?? todosOf(structured(call)?.newTodos) ?? [];
+  const fromInput = todosOf(call.input.todos);
+  const todos = fromInput ?? todosOf(structured(call)?.newTodos) ?? [];
   const r = call.result;
   const output = r?.isError ? errorBlock(resultText(r)) : html``;
-  return toolFrame(call, ctx, { summary: `${todos.length} item${todos.length === 1 ? '' : 's'}`, input: todoList(todos), output });
+  // No summary and no count line: the row says how many are done ("2/5 done", counted from the input).
+  return toolFrame(call, ctx, { input: todoList(todos, !fromInput), output });
 }
 
 /** TaskCreate: subject and description. */
