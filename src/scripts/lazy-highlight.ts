@@ -49,14 +49,18 @@ async function highlightBlock(pre: HTMLElement): Promise<void> {
   // Not bundled by Vite (see src/integrations/lazy-highlight.ts): loaded from the site by URL.
   engine ??= import(/* @vite-ignore */ `${folderUrl()}engine.mjs`).then((m: { tokenize: Tokenize }) => m.tokenize);
   const tokenize = await engine;
-  // Diffs: one element per line (it carries the line's background); otherwise one text run, maybe beside a gutter.
-  const lineEls = [...code.querySelectorAll<HTMLElement>(':scope > span.line')];
+  // Diffs: one element per line (`del`, `ins`, `span`: it carries the line's background and number);
+  // otherwise one text run, maybe beside a gutter.
+  const lineEls = pre.classList.contains('diff') ? [...code.querySelectorAll<HTMLElement>(':scope > del, :scope > ins, :scope > span')] : [];
   const target = lineEls.length ? undefined : (code.querySelector<HTMLElement>(':scope > span.src') ?? code);
   const text = lineEls.length ? lineEls.map((el) => el.textContent ?? '').join('\n') : (target!.textContent ?? '');
   const lines = await tokenize(text, lang, `${folderUrl()}langs/`);
   if (!lines) return;
   if (lineEls.length) {
-    lineEls.forEach((el, i) => el.replaceChildren(...runs(lines[i] ?? [{ content: el.textContent ?? '' }])));
+    // A line with marked words keeps them (and no colours), as the build does.
+    lineEls.forEach((el, i) => {
+      if (!el.querySelector('mark')) el.replaceChildren(...runs(lines[i] ?? [{ content: el.textContent ?? '' }]));
+    });
   } else {
     const nodes: Node[] = [];
     lines.forEach((line, i) => {

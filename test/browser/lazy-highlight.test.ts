@@ -1,8 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listFiles } from '../helpers/build.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { buildSite, listFiles } from '../helpers/build.js';
+import { serveStatic } from '../helpers/serve.js';
+import { corpusRoot } from '../helpers/shared.js';
 import { serveSampleSite, type ServedSite } from './site-helpers.js';
 
 /**
@@ -78,4 +82,59 @@ describe('code in closed details is highlighted when opened', () => {
     expect(site.server.notFound).toEqual([]);
     await page.close();
   }, 60_000);
+});
+
+/**
+ * Diffs inside a closed `<details>` (here: edits made by subagents, whose
+ * transcripts start closed) are built plain and coloured when opened, keeping
+ * the marked words of changed lines and the lines' numbers.
+ */
+describe('diffs in closed details are highlighted when opened', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('colours the lines of a lazy diff, leaves marked lines as they are, and changes no text', async () => {
+    const source = mkdtempSync(join(tmpdir(), 'sp-lazy-diff-src-'));
+    const out = mkdtempSync(join(tmpdir(), 'sp-lazy-diff-out-'));
+    dirs.push(source, out, `${out}-cache`);
+    // A real session whose subagents made edits.
+    cpSync(join(corpusRoot, 'sample-project'), join(source, 'sample-project'), { recursive: true });
+    const run = await buildSite(out, { SESSIONPRESS_SOURCE: source });
+    expect(run.code, run.log.slice(-2000)).toBe(0);
+    const file = listFiles(join(out, 'sessions')).find((p) => p.endsWith('.html') && /<pre class="code diff"[^>]*data-hl="lazy"/.test(readFileSync(p, 'utf8')));
+    expect(file, 'a page with a lazy diff').toBeTruthy();
+    const server = await serveStatic(out);
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(new URL(file!.slice(out.length + 1).replace(/index\.html$/, ''), server.url).href);
+      const before = await page.evaluate(() => {
+        const pre = document.querySelector('pre.diff[data-hl="lazy"]')!;
+        pre.setAttribute('data-test-target', '');
+        const lines = [...pre.querySelectorAll(':scope > code > *')];
+        return { text: pre.textContent, lines: lines.map((l) => l.tagName), marked: lines.map((l) => l.querySelector('mark')?.outerHTML ?? null), spans: pre.querySelectorAll('span[class^="t-"]').length };
+      });
+      expect(before.spans).toBe(0);
+      await page.evaluate(() => {
+        const pre = document.querySelector('[data-test-target]')!;
+        for (let d = pre.closest('details'); d; d = d.parentElement?.closest('details') ?? null) (d as HTMLDetailsElement).open = true;
+      });
+      await page.waitForFunction(() => document.querySelector('[data-test-target]')!.querySelectorAll('span[class^="t-"]').length > 0, undefined, { timeout: 20_000 });
+      const after = await page.evaluate(() => {
+        const pre = document.querySelector('[data-test-target]')!;
+        const lines = [...pre.querySelectorAll(':scope > code > *')];
+        return { text: pre.textContent, lines: lines.map((l) => l.tagName), marked: lines.map((l) => l.querySelector('mark')?.outerHTML ?? null), lazy: pre.getAttribute('data-hl') };
+      });
+      expect(after.lazy).toBeNull();
+      expect(after.text).toBe(before.text);
+      expect(after.lines).toEqual(before.lines);
+      expect(after.marked).toEqual(before.marked);
+      expect(server.notFound).toEqual([]);
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  }, 180_000);
 });

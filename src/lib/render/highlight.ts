@@ -244,6 +244,20 @@ export function withDeferredHighlighting(render: () => string): string {
   });
 }
 
+/**
+ * For callers that build their own `<pre>` (diffs): `highlighted()` where the
+ * block will be shown without opening anything, `plain()` (which must mark its
+ * `<pre>` with `LAZY_ATTR` for the browser) where a closed `<details>` hides
+ * it; decided like `highlightCode` once the message's markup is known. Outside
+ * `withDeferredHighlighting`, or for code no grammar would colour, it is
+ * `highlighted()` at once.
+ */
+export function highlightWhenShown(code: string, lang: string | undefined, highlighted: () => string, plain: () => string): SafeHtml {
+  const id = resolveLanguage(lang);
+  if (deferring && isDeferrable(code, id)) return trustedHtml(deferring.add(highlighted, plain));
+  return trustedHtml(highlighted());
+}
+
 /** Highlights code and returns only the inner line markup (for callers that build their own `<pre>`). */
 export function highlightLines(code: string, options: HighlightOptions = {}): SafeHtml {
   const id = resolveLanguage(options.lang);

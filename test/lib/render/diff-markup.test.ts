@@ -100,3 +100,28 @@ describe('line numbers of code left for the browser', () => {
     expect(pre.querySelector('.gutter')?.textContent).toBe('3\n4\n9');
   });
 });
+
+describe('diffs hidden in a closed details', () => {
+  // A TypeScript edit with a changed word in one line and an unmarked context line.
+  const ts: Hunk = { oldStart: 1, oldLines: 3, newStart: 1, newLines: 3, lines: [' const a = 1;', '-export function total(x: number) {', '+export function sum(x: number) {', ' return a;'] };
+
+  it('are left plain for the browser, with marked words kept, and coloured by the build when shown', () => {
+    const closed = parse(withDeferredHighlighting(() => `<details><summary>x</summary>${renderHunks([ts], 'typescript').value}</details>`));
+    const lazy = closed.querySelector('pre.diff')!;
+    expect(lazy.getAttribute('data-hl')).toBe('lazy');
+    expect(lazy.querySelector('span[class^="t-"]')).toBeNull();
+    expect([...lazy.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['total', 'sum']);
+
+    const open = parse(withDeferredHighlighting(() => `<details open><summary>x</summary>${renderHunks([ts], 'typescript').value}</details>`));
+    const shown = open.querySelector('pre.diff')!;
+    expect(shown.hasAttribute('data-hl')).toBe(false);
+    // The context line is in syntax colours; the marked lines keep their marks and no colours.
+    const [first, del, ins] = [...shown.querySelectorAll(':scope > code > *')];
+    expect(first.querySelector('span[class^="t-"]')).not.toBeNull();
+    expect(del.querySelector('mark')?.textContent).toBe('total');
+    expect(ins.querySelector('span[class^="t-"]')).toBeNull();
+    // Same lines, same numbers, either way.
+    expect(shownNumbers(lazy)).toEqual(shownNumbers(shown));
+    expect(lazy.textContent).toBe(shown.textContent);
+  });
+});

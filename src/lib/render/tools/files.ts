@@ -3,7 +3,7 @@ import { formatCount } from '../../format.js';
 import { diffWordsWithSpace, structuredPatch, type Change } from 'diff';
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
-import { highlightCode, highlightLines, languageForPath } from '../highlight.js';
+import { highlightCode, highlightLines, highlightWhenShown, languageForPath, LAZY_ATTR } from '../highlight.js';
 import { escapeHtml, html, joinHtml, trustedHtml, type SafeHtml } from '../sanitize.js';
 import { cleanResultText, codeBlock, previewBlock, errorBlock, field, imageFromBase64, lineCount, num, obj, pathHtml, renderImages, resultText, str, structured, toolFrame } from './common.js';
 
@@ -165,8 +165,8 @@ const WORD_DIFF_MAX_CHARS = 4000;
  */
 const DIFF_HIGHLIGHT_MAX_ROWS = DIFF_COLLAPSE_ROWS;
 
-/** The rows of one hunk, numbered, with their markup (syntax-highlighted when `highlight`). */
-function hunkRows(h: Hunk, lang: string, highlight = true): DiffRow[] {
+/** The rows of one hunk, numbered, with their markup: escaped text, the changed words of changed lines marked. */
+function hunkRows(h: Hunk): DiffRow[] {
   const rows: DiffRow[] = [];
   let o = h.oldStart;
   let n = h.newStart;
@@ -177,18 +177,22 @@ function hunkRows(h: Hunk, lang: string, highlight = true): DiffRow[] {
     // A recorded line holding newlines (odd data) becomes several rows, so every row is one line.
     for (const text of body.split(/\r\n?|\n/)) {
       const before = { o: o - 1, n: n - 1 };
-      if (sign === '+') rows.push({ kind: 'add', ln: n++, before, text, markup: '' });
-      else if (sign === '-') rows.push({ kind: 'del', ln: o++, before, text, markup: '' });
+      if (sign === '+') rows.push({ kind: 'add', ln: n++, before, text, markup: escapeHtml(text) });
+      else if (sign === '-') rows.push({ kind: 'del', ln: o++, before, text, markup: escapeHtml(text) });
       else {
-        rows.push({ kind: 'ctx', ln: n++, before, text, markup: '' });
+        rows.push({ kind: 'ctx', ln: n++, before, text, markup: escapeHtml(text) });
         o++;
       }
     }
   }
-  const lines = highlight ? highlightLines(rows.map((r) => r.text).join('\n'), { lang }).value.split('\n') : rows.map((r) => escapeHtml(r.text));
-  rows.forEach((r, i) => (r.markup = lines[i] ?? ''));
   markChangedWords(rows);
   return rows;
+}
+
+/** The same rows in the file's syntax colours, except lines with marked words (they stay plain text with `<mark>`s). */
+function withSyntax(rows: DiffRow[], lang: string): DiffRow[] {
+  const lines = highlightLines(rows.map((r) => r.text).join('\n'), { lang }).value.split('\n');
+  return rows.map((r, i) => (r.markup.includes('<mark>') ? r : { ...r, markup: lines[i] ?? r.markup }));
 }
 
 /**
@@ -257,10 +261,21 @@ function rowsHtml(rows: DiffRow[]): string {
  * file: removed lines) and `n` (new file: added and context lines), that start
  * at `data-o` and `data-n`: the numbers of the lines before the block's first row.
  */
-function diffPre(rows: DiffRow[], lang: string): SafeHtml {
+function diffPre(rows: DiffRow[], lang: string, lazy = false): SafeHtml {
   const start = rows[0]?.before ?? { o: 0, n: 0 };
   // No tabindex: diff lines wrap, so the block never scrolls sideways.
-  return trustedHtml(`<pre class="code diff" data-lang="${escapeHtml(lang)}" data-o="${start.o}" data-n="${start.n}"><code>${rowsHtml(rows)}</code></pre>`);
+  return trustedHtml(`<pre class="code diff" data-lang="${escapeHtml(lang)}"${lazy ? ` ${LAZY_ATTR}` : ''} data-o="${start.o}" data-n="${start.n}"><code>${rowsHtml(rows)}</code></pre>`);
+}
+
+/**
+ * A diff block in syntax colours where it is shown at once; where a closed
+ * `<details>` hides it (a subagent's edit, a failed one), plain and marked for
+ * the browser to colour when opened (src/scripts/lazy-highlight.ts): colouring
+ * diffs nobody opens was a tenth of a cold build's render time.
+ */
+function diffBlock(rows: DiffRow[], lang: string, highlight: boolean): SafeHtml {
+  if (!highlight) return diffPre(rows, lang);
+  return highlightWhenShown(rows.map((r) => r.text).join('\n'), lang, () => diffPre(withSyntax(rows, lang), lang).value, () => diffPre(rows, lang, true).value);
 }
 
 /**
@@ -270,7 +285,8 @@ function diffPre(rows: DiffRow[], lang: string): SafeHtml {
  */
 export function renderHunks(hunks: Hunk[], lang: string): SafeHtml {
   const size = hunks.reduce((a, h) => a + h.lines.length, 0);
-  const all = hunks.map((h) => ({ h, rows: hunkRows(h, lang, size <= DIFF_HIGHLIGHT_MAX_ROWS) }));
+  const highlight = size <= DIFF_HIGHLIGHT_MAX_ROWS;
+  const all = hunks.map((h) => ({ h, rows: hunkRows(h) }));
   const total = all.reduce((a, x) => a + x.rows.length, 0);
   if (!all.length) return html`<p class="no-output">(no changes)</p>`;
   const budget = total > DIFF_COLLAPSE_ROWS ? DIFF_PREVIEW_ROWS : Infinity;
@@ -280,11 +296,11 @@ export function renderHunks(hunks: Hunk[], lang: string): SafeHtml {
   for (const { h, rows } of all) {
     const header = html`<div class="hunk-head">@@ -${String(h.oldStart)},${String(h.oldLines)} +${String(h.newStart)},${String(h.newLines)} @@</div>`;
     const room = Math.max(0, budget - used);
-    if (room >= rows.length) shown.push(html`<div class="hunk">${header}${diffPre(rows, lang)}</div>`);
+    if (room >= rows.length) shown.push(html`<div class="hunk">${header}${diffBlock(rows, lang, highlight)}</div>`);
     else if (room > 0) {
-      shown.push(html`<div class="hunk">${header}${diffPre(rows.slice(0, room), lang)}</div>`);
-      hidden.push(html`<div class="hunk">${diffPre(rows.slice(room), lang)}</div>`);
-    } else hidden.push(html`<div class="hunk">${header}${diffPre(rows, lang)}</div>`);
+      shown.push(html`<div class="hunk">${header}${diffBlock(rows.slice(0, room), lang, highlight)}</div>`);
+      hidden.push(html`<div class="hunk">${diffBlock(rows.slice(room), lang, highlight)}</div>`);
+    } else hidden.push(html`<div class="hunk">${header}${diffBlock(rows, lang, highlight)}</div>`);
     used += rows.length;
   }
   if (!hidden.length) return html`<div class="diff-view">${shown}</div>`;
