@@ -487,6 +487,36 @@ describe('issue 11 tools from the corpus', () => {
     expect(rendererFor('Agent')).toBe(rendererFor('Task'));
   });
 
+  it('no Task or Agent result of the corpus shows the agentId footer, in either wording', () => {
+    const calls = [...callsOf('Task'), ...callsOf('Agent')].filter((c) => c.result && !c.result.isError);
+    expect(calls.some((c) => JSON.stringify(c.result).includes('for resuming to continue')), 'a result with the older footer').toBe(true);
+    for (const call of calls) expect(text(render(call).querySelector('.agent-result') ?? render(call))).not.toMatch(/agentId: \w+ \((use SendMessage|for resuming)/);
+  });
+
+  it('a subagent whose last words are its answer shows them once, as the result (both footer wordings)', async () => {
+    const sessions = await loadSessions(corpusRoot);
+    const calls = sessions.flatMap((s) => s.messages.flatMap((m) => (m.kind === 'assistant' ? m.toolCalls : []))).filter((c) => c.subagent && c.result && !c.result.isError);
+    const footers = new Set<string>();
+    let once = 0;
+    for (const call of calls) {
+      const raw = JSON.stringify(call.result);
+      await prepareMessages(call.subagent!.messages);
+      const doc = parse(renderMessage(withCall(call), ctx));
+      const answer = text(doc.querySelector('.agent-result .md'));
+      const last = [...call.subagent!.messages].reverse().find((m) => m.kind === 'assistant');
+      const lastText = last?.kind === 'assistant' ? last.blocks.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n').trim() : '';
+      if (!lastText || !answer || !raw.includes(JSON.stringify(lastText).slice(1, 40))) continue;
+      if (raw.includes('for resuming')) footers.add('for resuming');
+      if (raw.includes('use SendMessage')) footers.add('use SendMessage');
+      if (!/agentId: \w+ \(/.test(raw)) footers.add('none');
+      const sub = doc.querySelector('[data-subagent]')!;
+      expect(sub.querySelector('.tool-message.repeat'), `the transcript of ${call.id} says where its answer is`).not.toBeNull();
+      once++;
+    }
+    expect(once).toBeGreaterThan(0);
+    expect(footers.has('for resuming'), [...footers].join(', ')).toBe(true);
+  });
+
   it('Agent shows team, mode and background, and labels the subagent by its type and description', () => {
     const call = toolCall('Agent', { description: 'Write tests', prompt: 'Go', subagent_type: 'general-purpose', team_name: 'crew', name: 'dana', mode: 'acceptEdits', run_in_background: true }, { content: 'Async agent launched' });
     call.subagent = { agentId: 'a1', prompt: 'Go', messages: [], turns: [], stats: { toolUseCount: 0 }, agentType: 'test-writer', description: 'Write the unit tests' };

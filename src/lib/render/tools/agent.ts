@@ -97,7 +97,8 @@ interface AgentFooter {
   durationMs?: number;
 }
 
-const FOOTER_START = /(?:^|\n+)agentId: [\w-]+ \(use SendMessage[\s\S]*$/;
+// Two wordings seen: "(use SendMessage with to: '…' to continue this agent)" and, older, "(for resuming to continue this agent's work if needed)".
+const FOOTER_START = /(?:^|\n+)agentId: [\w-]+ \((?:use SendMessage|for resuming)[\s\S]*$/;
 
 /** The facts newer versions append to the result text (`agentId:`, `worktreePath:`, `<usage>`). */
 function agentFooter(text: string): AgentFooter {
