@@ -36,7 +36,7 @@ export function todoList(todos: Todo[], withCount = true): SafeHtml {
   const count = withCount ? html`<p class="count">${counts.done} of ${counts.total} completed</p>` : '';
   return html`${count}<ul class="todos">${todos.map(
     (t) =>
-      html`<li class="${STATUS_LABEL[t.status] ? statusClass(t.status) : 'other'}"${STATUS_LABEL[t.status] ? '' : html` data-status="${t.status}"`}>${t.content}${t.status === 'in_progress' && t.activeForm && t.activeForm !== t.content ? html`<span class="todo-active">${t.activeForm}</span>` : ''}</li>`,
+      html`<li class="${STATUS_LABEL[t.status] ? statusClass(t.status) : 'other'}"${STATUS_LABEL[t.status] ? '' : html` data-status="${t.status}"`}>${t.content}${t.status === 'in_progress' && t.activeForm && t.activeForm !== t.content ? html` <span class="todo-active">${t.activeForm}</span>` : ''}</li>`,
   )}</ul>`;
 }
 
