@@ -105,17 +105,14 @@ export interface HighlightOptions {
   lineNumbers?: boolean;
   /** Per-line number label (overrides `startLine`); `undefined` leaves a line unnumbered. */
   lineLabel?: (index: number) => string | number | undefined;
-  /** Extra class for a line (0-based index), e.g. diff `add`/`del`. */
-  lineClass?: (index: number) => string | undefined;
   /** Extra class on the `<pre>`. */
   className?: string;
 }
 
 /**
  * Highlights code into `<pre class="code"><code>`, lines separated by newlines.
- * Line numbers go in a `<span class="gutter">` beside a `<span class="src">`;
- * classed lines (diffs) each sit in a `<span class="line">` with their number in
- * `data-ln`. Never throws: an unknown language, an unloaded grammar or an input
+ * Line numbers go in a `<span class="gutter">` beside a `<span class="src">`
+ * (diffs build their own lines: tools/files.ts). Never throws: an unknown language, an unloaded grammar or an input
  * over the size guard gives the same structure with plain escaped text.
  */
 export function highlightCode(code: string, options: HighlightOptions = {}): SafeHtml {
@@ -163,7 +160,6 @@ export const GUTTER_START_ATTR = 'data-start';
 
 /** The number of the first line when a block's lines are numbered one after another; else undefined. */
 function consecutiveStart(count: number, options: HighlightOptions): number | undefined {
-  if (options.lineClass) return undefined;
   if (!options.lineLabel) return options.lineNumbers ? (options.startLine ?? 1) : undefined;
   const first = Number(options.lineLabel(0));
   if (!Number.isInteger(first)) return undefined;
@@ -312,7 +308,6 @@ function renderLines(lines: Line[], options: HighlightOptions): string {
     const l = options.lineLabel(i);
     return l === undefined ? '' : String(l);
   };
-  const classes = options.lineClass ? lines.map((_, i) => options.lineClass!(i)) : [];
   const body = (line: Line): string => {
     let out = '';
     for (const tok of line) {
@@ -321,16 +316,6 @@ function renderLines(lines: Line[], options: HighlightOptions): string {
     }
     return out;
   };
-  if (classes.some(Boolean)) {
-    // Classed lines (diffs) need an element each for their background; the number rides on it.
-    return lines
-      .map((line, i) => {
-        const ln = numbered ? label(i) : '';
-        const cls = classes[i] ? `line ${escapeHtml(classes[i]!)}` : 'line';
-        return `<span class="${cls}"${ln ? ` data-ln="${escapeHtml(ln)}"` : ''}>${body(line)}</span>`;
-      })
-      .join('\n');
-  }
   const code = lines.map(body).join('\n');
   if (!numbered) return code;
   // Numbers sit in a gutter column beside the code, one per line: an element per line with its

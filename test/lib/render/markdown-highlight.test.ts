@@ -120,9 +120,6 @@ describe('highlighting', () => {
     expect(doc.querySelector('.gutter')!.getAttribute('aria-hidden')).toBe('true');
     const doc2 = parse(highlightCode('a\nb', { lineLabel: (i) => (i === 0 ? 7 : undefined) }).value);
     expect(doc2.querySelector('.gutter')!.textContent!.split('\n')).toEqual(['7', '']);
-    // Classed (diff) lines carry their own number.
-    const doc3 = parse(highlightCode('a\nb', { lineClass: (i) => (i ? 'add' : 'del'), lineLabel: (i) => i + 1 }).value);
-    expect([...doc3.querySelectorAll('.line')].map((l) => [l.className, l.getAttribute('data-ln')])).toEqual([['line del', '1'], ['line add', '2']]);
   });
 
   it('does not highlight very large inputs', () => {
@@ -132,11 +129,9 @@ describe('highlighting', () => {
     expect(doc.querySelector('code span')).toBeNull();
   });
 
-  it('wraps lines in elements only when they carry a number or a class', () => {
+  it('wraps no line in an element of its own (diff lines are built by tools/files.ts, tested in diff-markup.test.ts)', () => {
     const plain = highlightCode('a < b\nc', { lang: 'text' }).value;
     expect(plain).toBe('<pre class="code" tabindex="0"><code>a &lt; b\nc</code></pre>');
-    const classed = parse(highlightCode('x\ny', { lineClass: (i) => (i === 1 ? 'add' : undefined) }).value);
-    expect([...classed.querySelectorAll('.line')].map((l) => l.className)).toEqual(['line', 'line add']);
   });
 
   it('maps file paths to languages', () => {

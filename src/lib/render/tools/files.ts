@@ -138,8 +138,6 @@ export function computeHunks(oldText: string, newText: string): Hunk[] {
 
 interface DiffRow {
   kind: 'add' | 'del' | 'ctx';
-  /** Line number: the new file's for added and context lines, the old file's for removed ones. */
-  ln: number;
   /** Old and new line numbers before this row: where a block starting here starts its counters. */
   before: { o: number; n: number };
   text: string;
@@ -176,13 +174,11 @@ function hunkRows(h: Hunk): DiffRow[] {
     const body = sign === '+' || sign === '-' || sign === ' ' ? line.slice(1) : line;
     // A recorded line holding newlines (odd data) becomes several rows, so every row is one line.
     for (const text of body.split(/\r\n?|\n/)) {
-      const before = { o: o - 1, n: n - 1 };
-      if (sign === '+') rows.push({ kind: 'add', ln: n++, before, text, markup: escapeHtml(text) });
-      else if (sign === '-') rows.push({ kind: 'del', ln: o++, before, text, markup: escapeHtml(text) });
-      else {
-        rows.push({ kind: 'ctx', ln: n++, before, text, markup: escapeHtml(text) });
-        o++;
-      }
+      const kind = sign === '+' ? 'add' : sign === '-' ? 'del' : 'ctx';
+      rows.push({ kind, before: { o: o - 1, n: n - 1 }, text, markup: escapeHtml(text) });
+      // Removed lines count in the old file, added ones in the new, context in both.
+      if (kind !== 'add') o++;
+      if (kind !== 'del') n++;
     }
   }
   markChangedWords(rows);
