@@ -3,22 +3,10 @@
  * `tool_use` blocks and pairs each with its `tool_result` (and the entry's
  * `toolUseResult`) by tool_use_id. Read-only; nothing is copied into the repo.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ContentBlock, ToolCall } from '../../src/lib/transcript/types.js';
-import { corpusRoot } from './shared.js';
+import { corpusRoot, jsonlFiles, rawEntries } from './shared.js';
 
 let cache: Map<string, ToolCall[]> | undefined;
-
-function jsonlFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...jsonlFiles(p));
-    else if (e.name.endsWith('.jsonl')) out.push(p);
-  }
-  return out.sort();
-}
 
 /** Every tool call of the corpus by tool name, in file order; results attached when found. */
 export function corpusCalls(): Map<string, ToolCall[]> {
@@ -26,14 +14,7 @@ export function corpusCalls(): Map<string, ToolCall[]> {
   const byName = new Map<string, ToolCall[]>();
   const byId = new Map<string, ToolCall>();
   for (const file of jsonlFiles(corpusRoot)) {
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      let o: any;
-      try {
-        o = JSON.parse(line);
-      } catch {
-        continue;
-      }
+    for (const o of rawEntries(file)) {
       const content = o?.message?.content;
       if (!Array.isArray(content)) continue;
       for (const b of content) {

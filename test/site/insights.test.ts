@@ -7,6 +7,7 @@ import { assignSiblingAgents, openSession } from '../../src/lib/build/open-sessi
 import { discoverSources } from '../../src/lib/discover.js';
 import { projectSlugOf } from '../../src/lib/site/slug.js';
 import { buildSite } from '../helpers/build.js';
+import { rawEntries } from '../helpers/shared.js';
 import { shareSource } from './share-source.js';
 
 /**
@@ -37,13 +38,8 @@ function monday(iso: string): string {
 /** The earliest timestamp of a session's own conversation lines, read straight from the file. */
 function firstTime(file: string): string | undefined {
   const times: string[] = [];
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    try {
-      const v = JSON.parse(line);
-      if (['user', 'assistant', 'system'].includes(v.type) && !v.isSidechain && typeof v.timestamp === 'string' && !Number.isNaN(Date.parse(v.timestamp))) times.push(v.timestamp);
-    } catch {
-      // Not a JSON line: not counted.
-    }
+  for (const v of rawEntries(file)) {
+    if (['user', 'assistant', 'system'].includes(v?.type) && !v.isSidechain && typeof v.timestamp === 'string' && !Number.isNaN(Date.parse(v.timestamp))) times.push(v.timestamp);
   }
   return times.sort()[0];
 }

@@ -4,14 +4,13 @@
  * way the model builds them, plus documented shapes the corpus lacks. Unknown
  * kinds render as a small collapsed block, never as JSON.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderMessage, type RenderContext } from '../../../src/lib/render/render-message.js';
 import { KNOWN_ATTACHMENT_TYPES } from '../../../src/lib/render/attachments.js';
 import { attachmentDisposition } from '../../../src/lib/transcript/attachments.js';
 import type { AttachmentMessage, MarkerMessage } from '../../../src/lib/transcript/types.js';
 import { parse } from './dom.js';
+import { jsonlFiles, rawEntries } from '../../helpers/shared.js';
 import { corpusRoot, testContext, type Assets } from '../../helpers/render.js';
 import { expectInert } from './xss-check.js';
 
@@ -21,9 +20,6 @@ beforeAll(async () => {
   ({ ctx, assets } = await testContext());
 });
 
-function jsonlFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? jsonlFiles(join(dir, e.name)) : e.name.endsWith('.jsonl') ? [join(dir, e.name)] : [])).sort();
-}
 
 let records: Array<Record<string, any>> | undefined;
 /** The `attachment` object of every attachment record in the corpus. */
@@ -31,14 +27,8 @@ function attachmentRecords(): Array<Record<string, any>> {
   if (records) return records;
   records = [];
   for (const f of jsonlFiles(corpusRoot)) {
-    for (const line of readFileSync(f, 'utf8').split('\n')) {
-      if (!line.includes('"attachment"')) continue;
-      try {
-        const o = JSON.parse(line);
-        if (o?.type === 'attachment' && o.attachment && typeof o.attachment === 'object') records.push(o.attachment);
-      } catch {
-        // not JSON: the reader's concern
-      }
+    for (const o of rawEntries(f, '"attachment"')) {
+      if (o?.type === 'attachment' && o.attachment && typeof o.attachment === 'object') records.push(o.attachment);
     }
   }
   return records;

@@ -3,14 +3,13 @@
  * corpus (the 2.1.80–2.1.239 composite records and the 2.1.114 session) where
  * they exist, documented shapes otherwise. No subtype shows as raw JSON.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderMessage, type RenderContext } from '../../../src/lib/render/render-message.js';
 import { turnDurationHtml } from '../../../src/lib/render/system.js';
 import { formatDuration } from '../../../src/lib/format.js';
 import type { SystemMessage } from '../../../src/lib/transcript/types.js';
 import { parse } from './dom.js';
+import { jsonlFiles, rawEntries } from '../../helpers/shared.js';
 import { corpusRoot, testContext } from '../../helpers/render.js';
 import { systemMsg } from './make.js';
 import { expectInert } from './xss-check.js';
@@ -20,9 +19,6 @@ beforeAll(async () => {
   ({ ctx } = await testContext());
 });
 
-function jsonlFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? jsonlFiles(join(dir, e.name)) : e.name.endsWith('.jsonl') ? [join(dir, e.name)] : [])).sort();
-}
 
 let records: Array<Record<string, any>> | undefined;
 /** Every `type: "system"` record of the corpus, as read. */
@@ -30,14 +26,8 @@ function systemRecords(): Array<Record<string, any>> {
   if (records) return records;
   records = [];
   for (const f of jsonlFiles(corpusRoot)) {
-    for (const line of readFileSync(f, 'utf8').split('\n')) {
-      if (!line.includes('"system"')) continue;
-      try {
-        const o = JSON.parse(line);
-        if (o && o.type === 'system' && typeof o.subtype === 'string') records.push(o);
-      } catch {
-        // not JSON: the reader's concern, not this test's
-      }
+    for (const o of rawEntries(f, '"system"')) {
+      if (o && o.type === 'system' && typeof o.subtype === 'string') records.push(o);
     }
   }
   return records;

@@ -4,14 +4,13 @@
  * corpus where it has them, documented shapes otherwise. A reader never sees
  * a raw tag.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prepareMessages, renderMessage, type RenderContext } from '../../../src/lib/render/render-message.js';
 import { hasPromptTags, splitTaggedText } from '../../../src/lib/render/tagged-text.js';
 import type { Message, UserMessage } from '../../../src/lib/transcript/types.js';
 import { parse } from './dom.js';
 import { corpusRoot, loadSessions, testContext } from '../../helpers/render.js';
+import { jsonlFiles, rawEntries } from '../../helpers/shared.js';
 import { userMsg } from './make.js';
 import { expectInert } from './xss-check.js';
 
@@ -46,18 +45,13 @@ function corpusPrompt(tag: string): UserMessage {
 /** The text of the first real `<task-notification>` queued in the corpus (queue-operation `content`). */
 function queuedNotification(): string {
   for (const file of jsonlFiles(corpusRoot)) {
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      if (!line.includes('<task-notification>')) continue;
-      const o = JSON.parse(line);
+    for (const o of rawEntries(file, '<task-notification>')) {
       if (o.type === 'queue-operation' && typeof o.content === 'string') return o.content;
     }
   }
   throw new Error('no queued task notification in the corpus');
 }
 
-function jsonlFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? jsonlFiles(join(dir, e.name)) : e.name.endsWith('.jsonl') ? [join(dir, e.name)] : [])).sort();
-}
 
 describe('tags in real prompts', () => {
   it('<ide_opened_file> becomes a chip naming the file; the prompt text stays', () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { corpusRoot } from '../../helpers/shared.js';
+import { corpusRoot, rawEntries } from '../../helpers/shared.js';
 import { loadSessionFile } from '../../helpers/sessions.js';
 import type { UserMessage } from '../../../src/lib/transcript/types.js';
 
@@ -9,13 +8,7 @@ import type { UserMessage } from '../../../src/lib/transcript/types.js';
 function expectedExpansions(relFile: string): Map<string, string> {
   const out = new Map<string, string>();
   const commands = new Set<string>();
-  for (const line of readFileSync(join(corpusRoot, relFile), 'utf8').split('\n')) {
-    let e: any;
-    try {
-      e = JSON.parse(line);
-    } catch {
-      continue;
-    }
+  for (const e of rawEntries(join(corpusRoot, relFile))) {
     const content = e?.message?.content;
     const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((b: any) => b?.text ?? '').join('\n\n') : '';
     if (e?.type === 'user' && text.includes('<command-name>')) commands.add(e.uuid);
