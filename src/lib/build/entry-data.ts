@@ -2,6 +2,7 @@ import { BAD_LINE_CODES, type Diagnostic } from '../diagnostics.js';
 import type { SessionSource } from '../discover.js';
 import type { SessionEntry } from '../../schemas/session.js';
 import type { OpenedSession } from './open-session.js';
+import { spawnedBy } from '../transcript/entries.js';
 import type { Message, Session } from '../transcript/types.js';
 import type { RenderedSession } from './render-session.js';
 import { sessionEntryId } from '../site/slug.js';
@@ -69,7 +70,7 @@ function countSubagents(messages: Message[]): number {
   for (const m of messages) {
     if (m.kind !== 'assistant') continue;
     for (const c of m.toolCalls) {
-      for (const sub of [c.subagent, ...(c.workflowAgents ?? [])]) if (sub) n += 1 + countSubagents(sub.messages);
+      for (const sub of spawnedBy(c)) n += 1 + countSubagents(sub.messages);
     }
   }
   return n;

@@ -6,6 +6,7 @@
  */
 import { toolTally } from '../render/tool-summary.js';
 import { resultText } from '../render/tools/common.js';
+import { spawnedBy } from '../transcript/entries.js';
 import type { Message, Subagent, ToolCall, Turn } from '../transcript/types.js';
 
 /** Most entries kept per overview list; the rest are counted, not stored. */
@@ -78,10 +79,6 @@ export function changedFile(call: ToolCall): string | undefined {
   return typeof v === 'string' && v.trim() ? v.trim() : undefined;
 }
 
-/** The agents a call started: a Task's subagent, or a workflow run's agents. */
-export function spawnedBy(call: ToolCall): Subagent[] {
-  return [...(call.subagent ? [call.subagent] : []), ...(call.workflowAgents ?? [])];
-}
 
 /** The calls' subagents and theirs, depth first. */
 function nestedSubagents(calls: ToolCall[]): Subagent[] {

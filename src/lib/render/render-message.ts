@@ -16,6 +16,7 @@
  *   interface-labels.ts, not by an attribute on each.
  */
 import { formatCount } from '../format.js';
+import { spawnedBy } from '../transcript/entries.js';
 import type { AssistantMessage, CompactionMessage, ContentBlock, Message, SystemMessage, ToolCall, UserMessage } from '../transcript/types.js';
 import type { RenderContext, RenderContextOptions } from './context.js';
 import { ensureLanguages, highlightCode, languageForPath, loadHighlighter, withDeferredHighlighting } from './highlight.js';
@@ -137,8 +138,7 @@ export async function prepareMessages(messages: Message[]): Promise<void> {
         }
         for (const call of m.toolCalls) {
           collectCallLanguages(call, langs);
-          if (call.subagent) walk(call.subagent.messages);
-          for (const w of call.workflowAgents ?? []) walk(w.messages);
+          for (const sub of spawnedBy(call)) walk(sub.messages);
         }
       }
     }

@@ -44,8 +44,6 @@ const DISPLAY: Record<string, string> = {
   Agent: 'Task',
 };
 
-// The one count formatter, re-exported: row texts and the pages that import it from here share it.
-export { countOf };
 
 /** The first non-empty line of a text, shortened to fit a row. */
 export function oneLine(text: string | undefined, max = MAX_CHARS): string | undefined {

@@ -1,3 +1,4 @@
+import { spawnedBy } from '../transcript/entries.js';
 import type { Message, Session, Subagent, ToolCall, Turn } from '../transcript/types.js';
 
 /**
@@ -41,15 +42,15 @@ export function pageOfPrompt(session: Session, n: number, pageSize: number): { p
  * shown inside them, at any depth. An agent reached twice is walked once.
  */
 export function shownCalls(messages: Message[], seen = new Set<Subagent>()): ToolCall[] {
-  const inside = (agents: Array<Subagent | undefined>) =>
+  const inside = (agents: Subagent[]) =>
     agents.flatMap((a) => {
-      if (!a || seen.has(a)) return [];
+      if (seen.has(a)) return [];
       seen.add(a);
       return shownCalls(a.messages, seen);
     });
   return messages.flatMap((m) => {
-    if (m.kind === 'assistant') return m.toolCalls.flatMap((call) => [call, ...inside([call.subagent, ...(call.workflowAgents ?? [])])]);
-    if (m.kind === 'compaction') return inside([m.compactionAgent]);
+    if (m.kind === 'assistant') return m.toolCalls.flatMap((call) => [call, ...inside(spawnedBy(call))]);
+    if (m.kind === 'compaction') return inside(m.compactionAgent ? [m.compactionAgent] : []);
     return [];
   });
 }

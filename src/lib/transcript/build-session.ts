@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../diagnostics.js';
 import type { JsonlRecord } from '../jsonl/read-jsonl.js';
-import { classifyUser, isHumanPrompt, isPromptMessage, messageOf, textOf, toEntry } from './entries.js';
+import { classifyUser, isHumanPrompt, isPromptMessage, messageOf, spawnedBy, textOf, toEntry } from './entries.js';
 import { readMetadata, type SessionMetadata } from './metadata.js';
 import { isHtmlElement, stripMarkdown } from '../plain-text.js';
 import { buildMessages, countHidden, type BuildMessagesOptions } from './messages.js';
@@ -209,10 +209,7 @@ function linkAgents(input: SessionInput, entries: Entry[], messages: Message[], 
   attachCompactionAgents(compactions, compactionAgents, lastTimes, ctx);
   assignDepths(messages);
   const linked = new Set<Subagent>();
-  for (const call of allCalls) {
-    if (call.subagent) linked.add(call.subagent);
-    for (const w of call.workflowAgents ?? []) linked.add(w);
-  }
+  for (const call of allCalls) for (const sub of spawnedBy(call)) linked.add(sub);
   return [...linked, ...compactionAgents];
 }
 

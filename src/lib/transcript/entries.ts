@@ -1,5 +1,5 @@
 import type { JsonlRecord } from '../jsonl/read-jsonl.js';
-import { ENTRY_TYPE_FAMILIES, ENTRY_TYPES, type AssistantKind, type ContentBlock, type Entry, type EntryType, type Message, type UserKind, type UserMessage } from './types.js';
+import { ENTRY_TYPE_FAMILIES, ENTRY_TYPES, type AssistantKind, type ContentBlock, type Entry, type EntryType, type Message, type Subagent, type ToolCall, type UserKind, type UserMessage } from './types.js';
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set<string>(ENTRY_TYPES);
 
@@ -116,4 +116,9 @@ export function tagContent(text: string, tag: string): string | undefined {
   if (start === -1) return undefined;
   const end = text.indexOf(`</${tag}>`, start + open.length);
   return text.slice(start + open.length, end === -1 ? undefined : end);
+}
+
+/** The agents a call started: a Task's or Agent's subagent, or a workflow run's agents. */
+export function spawnedBy(call: ToolCall): Subagent[] {
+  return [...(call.subagent ? [call.subagent] : []), ...(call.workflowAgents ?? [])];
 }

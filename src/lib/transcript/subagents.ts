@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../diagnostics.js';
 import type { JsonlRecord } from '../jsonl/read-jsonl.js';
-import { textOf, toEntry } from './entries.js';
+import { spawnedBy, textOf, toEntry } from './entries.js';
 import { buildMessages, countHidden, type BuildMessagesOptions } from './messages.js';
 import { resolveActiveBranch } from './tree.js';
 import type { CompactionMessage, Entry, Message, Subagent, ToolCall, Turn } from './types.js';
@@ -235,8 +235,7 @@ export function assignDepths(messages: Message[], depth = 1): void {
   for (const m of messages) {
     if (m.kind !== 'assistant') continue;
     for (const call of m.toolCalls) {
-      for (const sub of [call.subagent, ...(call.workflowAgents ?? [])]) {
-        if (!sub) continue;
+      for (const sub of spawnedBy(call)) {
         sub.depth ??= depth;
         assignDepths(sub.messages, depth + 1);
       }

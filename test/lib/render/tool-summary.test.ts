@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { rendererFor } from '../../../src/lib/render/render-tool.js';
-import { countOf, hasSummarizer, summarizeToolCall, toolTally } from '../../../src/lib/render/tool-summary.js';
+import { countOf } from '../../../src/lib/format.js';
+import { hasSummarizer, summarizeToolCall, toolTally } from '../../../src/lib/render/tool-summary.js';
 import { renderGeneric, renderMcp } from '../../../src/lib/render/tools/generic.js';
 import { callsOf, corpusCalls, firstCall, tur } from '../../helpers/corpus-calls.js';
 import { toolCall } from './make.js';
