@@ -41,7 +41,7 @@ function highlightShown(root: Element): void {
 }
 
 async function highlightBlock(pre: HTMLElement): Promise<void> {
-  // The gutter first, whichever of this and the page script sees the block open first: the text excludes it.
+  // The gutter first (src/scripts/gutter.ts): the text read below excludes it.
   drawGutter(pre);
   const lang = pre.dataset.lang;
   const code = pre.querySelector(':scope > code');

@@ -7,7 +7,6 @@ import { firstMarkFrom, highlightWords, markWords, remarkOnRedraw, revealElement
 import { searchUrl } from '../lib/site/urls.ts';
 import { pageOfAnchor, type AnchorMap } from '../lib/site/anchor-map.ts';
 import { PERMALINK } from '../lib/render/interface-labels.ts';
-import { initGutters } from './gutter.ts';
 import { createResultList, loadPagefind } from './search-results.ts';
 
 export function initPage(): void {
@@ -15,7 +14,6 @@ export function initPage(): void {
   initCopyLinks();
   initWrapToggle();
   initDiffNumbers();
-  initGutters();
   initTarget();
   initSearchDialog();
 }

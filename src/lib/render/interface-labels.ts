@@ -11,13 +11,13 @@
  * A message's permalink: the one link in its header, or the first child of a
  * continuation (which has no header). No class: every message has one.
  */
-export const PERMALINK = '.msg-head > a, .msg.cont > a';
+const PERMALINKS = ['.msg-head > a', '.msg.cont > a'] as const;
+export const PERMALINK = PERMALINKS.join(', ');
 
 export const INTERFACE_LABELS = [
   '.msg-head > time',
   '.msg-head > .msg-label',
-  '.msg-head > a',
-  '.msg.cont > a',
+  ...PERMALINKS,
   // A tool call's name and outcome in its row (see TOOL_ROW in tools/common.ts).
   '[data-tool] > summary > b',
   '[data-tool] > summary > small',
