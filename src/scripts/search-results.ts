@@ -3,7 +3,8 @@
  * loading the index (every shard merged), and result rows that link to the
  * very words that matched, a page of rows at a time.
  */
-import { cleanExcerpt, markedWords, queryWords, stripMarkdown } from '../lib/search/excerpt.ts';
+import { cleanExcerpt, markedWords, queryWords } from '../lib/search/excerpt.ts';
+import { stripMarkdown } from '../lib/plain-text.ts';
 import { highlightUrl } from '../lib/search/highlight.ts';
 import { SEARCH_MANIFEST, type SearchManifest } from '../lib/search/manifest.ts';
 

@@ -7,9 +7,6 @@
  */
 import { stripMarkdown } from '../plain-text.js';
 
-/** The site's one markdown stripper (src/lib/plain-text.ts), which result rows also use for titles. */
-export { stripMarkdown };
-
 /** A run of excerpt text; `mark` when pagefind marked it as a hit. */
 export interface ExcerptPart {
   text: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cleanExcerpt, decodeEntities, markedWords, parseExcerpt, queryWords, stripMarkdown } from '../../../src/lib/search/excerpt.js';
+import { cleanExcerpt, decodeEntities, markedWords, parseExcerpt, queryWords } from '../../../src/lib/search/excerpt.js';
+import { stripMarkdown } from '../../../src/lib/plain-text.js';
 
 describe('parseExcerpt', () => {
   it('keeps only <mark> as markup; every other tag stays text', () => {
