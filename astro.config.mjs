@@ -2,8 +2,6 @@
 import mdx from '@astrojs/mdx';
 import { defineConfig } from 'astro/config';
 import { join } from 'node:path';
-import { lazyHighlightIntegration } from './src/integrations/lazy-highlight.ts';
-import { outDirIntegration } from './src/integrations/out-dir.ts';
 import { sessionpress } from './src/integrations/sessionpress.ts';
 import { astroCacheDir } from './src/lib/build/render-cache.ts';
 
@@ -12,7 +10,7 @@ import { astroCacheDir } from './src/lib/build/render-cache.ts';
 export default defineConfig({
   trailingSlash: 'always',
   build: { format: 'directory', concurrency: 4 },
-  integrations: [mdx(), sessionpress(), lazyHighlightIntegration(), outDirIntegration()],
+  integrations: [mdx(), sessionpress()],
   devToolbar: { enabled: false },
   // Astro 7.2+: a page whose `cacheKey` (from getStaticPaths) and module graph are unchanged since the
   // last build is copied from the cache folder instead of rendered again. The session pages give a key
@@ -22,8 +20,8 @@ export default defineConfig({
   // cache folders (tests, the bench, a deploy) no longer invalidate each other's and re-optimise every time.
   vite: {
     cacheDir: join(astroCacheDir(process.cwd()), 'vite'),
-    // The output folder is kept, so reused pages stay in place; src/integrations/out-dir.ts removes
-    // whatever this build did not produce (and empties a folder this cache did not build last).
+    // The output folder is kept, so reused pages stay in place; src/integrations/out-dir.ts (added by
+    // the sessionpress integration) removes whatever this build did not produce.
     build: { emptyOutDir: false },
   },
 });

@@ -8,7 +8,8 @@ import type { AstroIntegration } from 'astro';
 // Imported up front: a dynamic import inside a hook goes through Vite's module runner, closed by `astro:build:done`.
 import * as esbuild from 'esbuild';
 import type { Plugin } from 'vite';
-import { copyTree, listFiles } from '../lib/fs/parallel.js';
+import type { OutputLedger } from '../lib/fs/output-ledger.js';
+import { copyTree, isLinkedTree, listFiles } from '../lib/fs/parallel.js';
 
 /** The module the page script reads the highlighter's folder from. */
 export const HIGHLIGHT_MODULE = 'virtual:sessionpress/lazy-highlight';
@@ -25,7 +26,7 @@ const TOKEN_CLASSES = fileURLToPath(new URL('../lib/render/token-classes.ts', im
  * shiki's grammar modules into `_sessionpress/highlight-<hash>/` of the site.
  * The page script learns that folder from `virtual:sessionpress/lazy-highlight`.
  */
-export function lazyHighlightIntegration(): AstroIntegration {
+export function lazyHighlightIntegration(ledger: OutputLedger): AstroIntegration {
   let cacheDir = '';
   let root = '';
   let version = '';
@@ -46,9 +47,13 @@ export function lazyHighlightIntegration(): AstroIntegration {
         // The output folder is kept between builds: an older highlighter's folder goes.
         const parent = join(fileURLToPath(dir), dirname(folderOf(version)));
         if (existsSync(parent)) for (const name of await readdir(parent)) if (`_sessionpress/${name}/` !== folderOf(version)) await rm(join(parent, name), { recursive: true, force: true });
-        // Its files never change under one version: a folder left by the last build is complete.
+        // A folder left by the last build stays when it holds exactly the cached files, linked.
         const target = join(fileURLToPath(dir), folderOf(version));
-        if (!existsSync(join(target, 'engine.mjs'))) await copyTree(cached, target);
+        if (!(await isLinkedTree(cached, target))) {
+          await rm(target, { recursive: true, force: true });
+          await copyTree(cached, target);
+        }
+        await ledger.addTree(target);
       },
     },
   };

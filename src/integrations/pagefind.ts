@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 // Imported up front: a dynamic import inside a hook goes through Vite's module runner, which
 // Astro may already have closed by the time `astro:build:done` runs.
 import * as pagefind from 'pagefind';
-import { copyTree, isLinkedTree, listFiles, mapLimit } from '../lib/fs/parallel.js';
+import type { OutputLedger } from '../lib/fs/output-ledger.js';
+import { copyTree, isLinkedTree, mapLimit } from '../lib/fs/parallel.js';
 import { INTERFACE_LABELS } from '../lib/render/interface-labels.js';
 import { SEARCH_MANIFEST, type SearchManifest } from '../lib/search/manifest.js';
 import { bundleDir, fragmentDates, SEARCH_BODY_ATTR, shardCount, shardOf } from '../lib/search/shards.js';
@@ -15,6 +16,8 @@ import { bundleDir, fragmentDates, SEARCH_BODY_ATTR, shardCount, shardOf } from 
 export interface PagefindIntegrationOptions {
   /** About this much searchable HTML goes into one index shard (see src/lib/search/shards.ts). */
   shardBytes: number;
+  /** Where the files of the search bundles are recorded as this build's output (see out-dir.ts). */
+  ledger: OutputLedger;
 }
 
 interface SearchPage {
@@ -68,11 +71,13 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
       'astro:config:done': ({ config }) => {
         cacheDir = join(fileURLToPath(config.cacheDir), 'sessionpress-pagefind');
       },
-      'astro:build:done': async ({ dir, logger }) => {
+      'astro:build:done': async ({ dir, assets, logger }) => {
         const started = performance.now();
         const outDir = fileURLToPath(dir).replace(/[\\/]$/, '');
         const version = await pagefindVersion();
-        const pages = await searchablePages(outDir, join(cacheDir, PAGE_DIGESTS));
+        // The pages this build produced (rendered or reused), not whatever the kept output folder holds.
+        const html = [...assets.values()].flat().map((u) => fileURLToPath(u)).filter((f) => f.endsWith('.html'));
+        const pages = await searchablePages(outDir, html);
         const total = pages.reduce((n, p) => n + p.bytes, 0);
         const count = shardCount(total, options.shardBytes);
         const groups = Array.from({ length: count }, () => [] as SearchPage[]);
@@ -127,10 +132,12 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
           const n = /^pagefind(?:-(\d+))?$/.exec(name);
           if (n && Number(n[1] ?? 1) > shards.length) await rm(join(outDir, name), { recursive: true, force: true });
         }
-        const keep = new Set([...digests, PAGE_DIGESTS]);
+        const keep = new Set(digests);
         const built = stale.length;
         const indexed = stale.reduce((n, list) => n + list.length, 0);
         await writeFile(join(outDir, bundleDir(0), SEARCH_MANIFEST), JSON.stringify(manifest));
+        // Each bundle folder now holds exactly one shard's files (written, copied, or checked link by link).
+        for (let i = 0; i < shards.length; i++) await options.ledger.addTree(join(outDir, bundleDir(i)));
         // The cache keeps the shards of this build only.
         if (existsSync(cacheDir)) for (const name of await readdir(cacheDir)) if (!keep.has(name)) await rm(join(cacheDir, name), { recursive: true, force: true });
 
@@ -143,37 +150,19 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
   };
 }
 
-/** Where the digests of the last build's pages are kept, by path, size and modification time. */
-const PAGE_DIGESTS = 'page-digests.json';
-
-type PageDigests = Record<string, { size: number; mtimeMs: number; sha: string | null }>;
-
 /**
- * The pages pagefind would index (those with `data-pagefind-body`), with their
- * sizes and digests, in path order. The output folder is kept between builds
- * and a page Astro reused is not written again: a page whose size and
- * modification time are those recorded last time keeps its recorded digest
- * (`null`: not searchable) without being read.
+ * Of the given pages, those pagefind would index (with `data-pagefind-body`),
+ * with their sizes and content digests, in path order. Every page is read: a
+ * page is known by what it holds, never by its modification time, so a page
+ * rewritten with the same size in the same instant is still indexed again.
  */
-async function searchablePages(outDir: string, digestsFile: string): Promise<SearchPage[]> {
-  const before: PageDigests = existsSync(digestsFile) ? JSON.parse(await readFile(digestsFile, 'utf8').catch(() => '{}')) : {};
-  const after: PageDigests = {};
-  const files = await listFiles(outDir, (name) => name.endsWith('.html'));
+async function searchablePages(outDir: string, html: string[]): Promise<SearchPage[]> {
+  const files = [...new Set(html)].sort();
   const pages = await mapLimit(files, 16, async (path): Promise<SearchPage | undefined> => {
-    const rel = relative(outDir, path).split(sep).join('/');
-    const st = await stat(path);
-    const known = before[rel];
-    let sha: string | null;
-    if (known && known.size === st.size && known.mtimeMs === st.mtimeMs) sha = known.sha;
-    else {
-      const buf = await readFile(path);
-      sha = buf.includes(SEARCH_BODY_ATTR) ? createHash('sha256').update(buf).digest('hex') : null;
-    }
-    after[rel] = { size: st.size, mtimeMs: st.mtimeMs, sha };
-    return sha === null ? undefined : { path, rel, bytes: st.size, sha };
+    const buf = await readFile(path);
+    if (!buf.includes(SEARCH_BODY_ATTR)) return undefined;
+    return { path, rel: relative(outDir, path).split(sep).join('/'), bytes: buf.length, sha: createHash('sha256').update(buf).digest('hex') };
   });
-  await mkdir(dirname(digestsFile), { recursive: true });
-  await writeFile(digestsFile, JSON.stringify(after));
   return pages.filter((p): p is SearchPage => !!p);
 }
 

@@ -3,6 +3,9 @@ import type { AstroIntegration } from 'astro';
 import type { Plugin } from 'vite';
 import { astroCacheDir } from '../lib/build/render-cache.js';
 import { ConfigError, loadConfig, type SessionpressConfig } from '../schemas/config.js';
+import { createOutputLedger } from '../lib/fs/output-ledger.js';
+import { lazyHighlightIntegration } from './lazy-highlight.js';
+import { outDirIntegration } from './out-dir.js';
 import { pagefindIntegration } from './pagefind.js';
 
 /** The module pages, components and the content config import the validated user config from. */
@@ -11,7 +14,8 @@ export const CONFIG_MODULE = 'virtual:sessionpress/config';
 /**
  * The Sessionpress integration. It reads and validates the user's config once,
  * in `astro:config:setup` (as Starlight does with its own), sets what Astro
- * needs from it (site, base, cache folder), adds the search index, and hands
+ * needs from it (site, base, cache folder), adds the search index, the
+ * browser highlighter and the output folder's keeper, and hands
  * the result to the content config, pages and components through the virtual
  * module `virtual:sessionpress/config`, so no page reads the file again.
  */
@@ -22,12 +26,15 @@ export function sessionpress(): AstroIntegration {
       'astro:config:setup': ({ config, updateConfig }) => {
         const root = fileURLToPath(config.root);
         const user = loadConfigOrExit(root);
+        // Shared by the integrations that write into the output folder; the out-dir keeper comes last, so
+        // its \`astro:build:done\` runs after theirs and removes whatever none of them produced.
+        const ledger = createOutputLedger();
         const settings = {
           site: user.site,
           base: user.base,
           // A URL, as Astro holds it once resolved: updateConfig does not resolve it again.
           cacheDir: pathToFileURL(`${astroCacheDir(root)}/`),
-          integrations: [pagefindIntegration({ shardBytes: user.search.shardSizeMB * 1e6 })],
+          integrations: [pagefindIntegration({ shardBytes: user.search.shardSizeMB * 1e6, ledger }), lazyHighlightIntegration(ledger), outDirIntegration(ledger)],
           vite: { plugins: [configModulePlugin(user)], build: { rollupOptions: { onwarn: quietWarnings } } },
         };
         updateConfig(settings);

@@ -1,9 +1,9 @@
-import { stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { formatDiagnostic, type Diagnostic } from '../lib/diagnostics.js';
 import { discoverSources, toPosix, type SessionSource, type SourceLayout } from '../lib/discover.js';
+import { digestFile, mapLimit } from '../lib/fs/parallel.js';
 import { countBadLines, digestInputs, sideFilesOf, type SessionEntryData } from '../lib/build/entry-data.js';
 import { pipelineFingerprint } from '../lib/build/fingerprint.js';
 import type { SessionJob, SessionJobResult } from '../lib/build/process-session.js';
@@ -113,7 +113,7 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
 
 /**
  * Step 1: discovers the source and gives each session a digest (its files'
- * sizes and times, the settings, the render code's fingerprint). An unchanged
+ * contents, the settings, the render code's fingerprint). An unchanged
  * session is reused, an unchanged file with nothing to show stays skipped;
  * everything else becomes a job.
  */
@@ -124,7 +124,7 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
   const layout = await discoverSources(root);
   const owners = await assignSiblingAgents(layout);
   // Sidecars and whole tool outputs change what a page shows too: they are part of the digest.
-  const agentStats = await statAgents([...layout.agentPaths, ...layout.sessions.flatMap(sideFilesOf)], root);
+  const fileDigests = await digestFiles([...layout.sessions.map((s) => s.path), ...layout.agentPaths, ...layout.sessions.flatMap(sideFilesOf)], root);
   const render: RenderSessionOptions = {
     pageSize: config.pageSize,
     assetBase: assetUrl(context.config.base),
@@ -140,7 +140,7 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
     const agentPaths = agentPathsOf(source, owners);
     agentPaths.forEach((p) => plan.claimed.add(p));
     const read = [...agentPaths, ...sideFilesOf(source)].map((p) => toPosix(relative(root, p)));
-    const digest = generateDigest({ settings, files: digestInputs(source, read, agentStats) });
+    const digest = generateDigest({ settings, files: digestInputs(source, read, fileDigests) });
     const projectSlug = projectSlugOf(source.projectFolder);
     const id = sessionEntryId(projectSlug, source.sessionId);
     plan.untouched.delete(id);
@@ -166,13 +166,10 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
   return plan;
 }
 
-async function statAgents(paths: string[], root: string): Promise<Map<string, { size: number; mtimeMs: number }>> {
-  const stats = new Map<string, { size: number; mtimeMs: number }>();
-  for (const p of paths) {
-    const st = await stat(p).catch(() => undefined);
-    if (st) stats.set(toPosix(relative(root, p)), { size: st.size, mtimeMs: st.mtimeMs });
-  }
-  return stats;
+/** The content digest of each file, by its path relative to the source root (read a few at a time). */
+async function digestFiles(paths: string[], root: string): Promise<Map<string, string | undefined>> {
+  const digests = await mapLimit(paths, 8, digestFile);
+  return new Map(paths.map((p, i) => [toPosix(relative(root, p)), digests[i]]));
 }
 
 /**

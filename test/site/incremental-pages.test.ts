@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -111,7 +111,18 @@ describe('incremental page rendering', () => {
 
     // Nothing changed: every session page is reused, none rendered. The output folder is kept between
     // builds (src/integrations/out-dir.ts), so anything the build did not produce must go.
-    const planted = [join(out, 'sessions', 'gone-project', 'gone-session', 'index.html'), join(out, '_astro', 'old-build.js'), join(out, 'pagefind-9', 'x.pf_fragment')];
+    // Stale files everywhere the build writes: a page, a bundle asset, a search shard, and files inside the
+    // folders our integrations keep in place between builds (the search bundle, the browser highlighter).
+    const highlighter = readdirSync(join(out, '_sessionpress')).find((d) => d.startsWith('highlight-'));
+    expect(highlighter, 'the browser highlighter folder').toBeTruthy();
+    const planted = [
+      join(out, 'sessions', 'gone-project', 'gone-session', 'index.html'),
+      join(out, 'sessions', 'index-old.html'),
+      join(out, '_astro', 'old-build.js'),
+      join(out, 'pagefind-9', 'x.pf_fragment'),
+      join(out, 'pagefind', 'fragment', 'stale.pf_fragment'),
+      join(out, '_sessionpress', highlighter!, 'langs', 'stale.mjs'),
+    ];
     for (const f of planted) {
       mkdirSync(join(f, '..'), { recursive: true });
       writeFileSync(f, 'left over from an earlier build');
@@ -143,6 +154,18 @@ describe('incremental page rendering', () => {
     expect(ownProject, 'the project page listing the changed session').toBeTruthy();
     const ownSlug = ownProject.split('/')[2];
     expect(groups.filter((p) => !reused.has(p))).toEqual([`/insights/${ownSlug}/index.html`, ownProject].sort());
+
+    // What a file holds decides, not when it was written: the same edit with other words of the same length,
+    // and the file's times put back, is still seen and rendered.
+    const before = statSync(changedFile);
+    writeFileSync(changedFile, readFileSync(changedFile, 'utf8').replace('wombatzebra', 'quokkaotter'));
+    utimesSync(changedFile, before.atime, before.mtime);
+    expect(statSync(changedFile).size).toBe(before.size);
+    const sameSize = await buildSite(out, env);
+    expect(sameSize.code, sameSize.log.slice(-2000)).toBe(0);
+    const firstPage = readFileSync(join(out, rendered.find((p) => p.endsWith(`/${changedId}/index.html`))!), 'utf8');
+    expect(firstPage).toContain('quokkaotter');
+    expect(firstPage).not.toContain('wombatzebra');
 
     // A session deleted: the other session of its project loses its link to it, so its pages are rendered
     // again; sessions of other projects are copied.

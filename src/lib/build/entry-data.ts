@@ -82,15 +82,11 @@ export function sideFilesOf(source: SessionSource): string[] {
 }
 
 /**
- * Files whose size and mtime decide whether a session must be parsed again:
- * the session file, then the given files (relative to the source root: its
- * agent files and `sideFilesOf`).
+ * The files whose content decides whether a session must be parsed again, as
+ * `[path, sha256]`: the session file, then the given files (relative to the
+ * source root: its agent files and `sideFilesOf`). A file that could not be
+ * read has no digest (`null`), which differs from any content.
  */
-export function digestInputs(source: SessionSource, agentPaths: string[], stats: Map<string, { size: number; mtimeMs: number }>): Array<[string, number, number]> {
-  const out: Array<[string, number, number]> = [[source.relPath, source.size, Math.round(source.mtimeMs)]];
-  for (const p of agentPaths) {
-    const st = stats.get(p);
-    out.push([p, st?.size ?? -1, Math.round(st?.mtimeMs ?? -1)]);
-  }
-  return out;
+export function digestInputs(source: SessionSource, readPaths: string[], digests: Map<string, string | undefined>): Array<[string, string | null]> {
+  return [source.relPath, ...readPaths].map((p) => [p, digests.get(p) ?? null]);
 }
