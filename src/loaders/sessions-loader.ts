@@ -141,8 +141,8 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
     agentPaths.forEach((p) => plan.claimed.add(p));
     const read = [...agentPaths, ...sideFilesOf(source)].map((p) => toPosix(relative(root, p)));
     const digest = generateDigest({ settings, files: digestInputs(source, read, fileDigests) });
-    const projectSlug = projectSlugOf(source.projectFolder);
-    const id = sessionEntryId(projectSlug, source.sessionId);
+    const folderSlug = projectSlugOf(source.projectFolder);
+    const id = sessionEntryId(folderSlug, source.sessionId);
     plan.untouched.delete(id);
     const existing = store.get(id);
     if (existing && existing.digest === digest && cache.has(String(existing.data.cacheKey))) {
@@ -161,7 +161,7 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
       continue;
     }
     const siblingAgents = owners.get(source.sessionId) ?? [];
-    plan.jobs.push({ id, digest, job: { source, projectRoot, root, siblingAgents, cacheKey: digest, projectSlug, redaction: config.redaction, render } });
+    plan.jobs.push({ id, digest, job: { source, projectRoot, root, siblingAgents, cacheKey: digest, folderSlug, redaction: config.redaction, render } });
   }
   return plan;
 }

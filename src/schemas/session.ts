@@ -31,7 +31,7 @@ export const sessionFactsSchema = z.object({
   toolCounts: z.record(z.string(), z.number()),
   usage: z.array(usageSchema),
   pullRequests: z.array(z.object({ number: z.number().int(), url: z.string(), repository: z.string().optional() })).default([]),
-  worktree: z.object({ path: z.string().optional(), branch: z.string().optional() }).optional(),
+  worktree: z.object({ path: z.string().optional(), branch: z.string().optional(), name: z.string().optional(), enteredFrom: z.string().optional() }).optional(),
   agentName: z.string().optional(),
   tags: z.array(z.string()).default([]),
 });
@@ -64,9 +64,15 @@ export const sessionOverviewSchema = z.object({
 export const sessionEntrySchema = z.object({
   sessionId: z.string(),
   slug: z.string().regex(/^[a-z0-9-]+\/[A-Za-z0-9_-]+$/),
+  /**
+   * The project the session is listed under: its folder's, or for a session started in a git worktree, its
+   * repository's (src/lib/site/session-project.ts). Its URL keeps its folder's slug (`slug`).
+   */
   projectSlug: z.string(),
   projectName: z.string(),
   projectPath: z.string(),
+  /** The git worktree the session ran in and its branch, for the labels of lists and the header. */
+  checkout: z.object({ worktree: z.string().optional(), branch: z.string().optional() }).optional(),
   title: z.string(),
   titleSource: z.string(),
   facts: sessionFactsSchema,

@@ -6,6 +6,7 @@ import { spawnedBy } from '../transcript/entries.js';
 import type { Message, Session } from '../transcript/types.js';
 import type { RenderedSession } from './render-session.js';
 import { sessionEntryId } from '../site/slug.js';
+import type { SessionProject } from '../site/session-project.js';
 import { buildAnchorMap, type AnchorMap } from '../site/anchor-map.js';
 import { messageAnchor, toolAnchor } from '../site/urls.js';
 
@@ -25,15 +26,17 @@ export function toEntryData(
   session: Session,
   rendered: RenderedSession,
   loaded: Pick<OpenedSession, 'findings'>,
-  ids: { projectSlug: string; projectName: string; cacheKey: string },
+  ids: { folderSlug: string; project: SessionProject; cacheKey: string },
 ): SessionEntryData {
   const subagentCount = countSubagents(session.messages);
   return {
     sessionId: session.sessionId,
-    slug: sessionEntryId(ids.projectSlug, session.sessionId),
-    projectSlug: ids.projectSlug,
-    projectName: ids.projectName,
+    // The URL comes from the session's own folder, whatever project it is listed under: links never break.
+    slug: sessionEntryId(ids.folderSlug, session.sessionId),
+    projectSlug: ids.project.projectSlug,
+    projectName: ids.project.projectName,
     projectPath: session.facts.projectPath,
+    ...(ids.project.checkout ? { checkout: ids.project.checkout } : {}),
     title: session.title,
     titleSource: session.titleSource,
     facts: session.facts,

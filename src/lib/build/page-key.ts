@@ -17,6 +17,8 @@
  * insights pages are keyed by their sessions' entries (`groupPageKey`).
  */
 import { createHash } from 'node:crypto';
+import type { SessionEntry } from '../../schemas/session.js';
+import { groupByProject, movedProjects, type ProjectGroup } from '../site/collections.js';
 
 /** Bumped when the meaning of the key changes, so older cached pages are not reused. */
 const PAGE_KEY_VERSION = 1;
@@ -91,4 +93,24 @@ export function neighbourIndex<T extends { data: { slug: string; projectSlug: st
     list.forEach((e, i) => out.set(e.data.slug, { newer: list[i - 1], older: list[i + 1] }));
   }
   return out;
+}
+
+/**
+ * The routes of a page per project (`projects/[project]`, `insights/[project]`):
+ * one per project, keyed by `groupPageKey`, and one per moved project URL (a
+ * worktree's folder, see `movedProjects`) with the project to redirect to.
+ */
+export function projectPagePaths<T extends { data: SessionEntry }>(
+  kind: string,
+  sessions: T[],
+  siteDigest: string,
+): Array<{ params: { project: string }; props: { project: ProjectGroup<T> } | { movedTo: string }; cacheKey?: string }> {
+  return [
+    ...groupByProject(sessions).map((project) => ({
+      params: { project: project.slug },
+      props: { project },
+      cacheKey: groupPageKey(kind, project, project.sessions, siteDigest),
+    })),
+    ...[...movedProjects(sessions)].map(([from, to]) => ({ params: { project: from }, props: { movedTo: to } })),
+  ];
 }

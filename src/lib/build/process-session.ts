@@ -2,7 +2,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { relative } from 'node:path';
 import { toPosix, type SessionSource } from '../discover.js';
 import type { RedactionOptions, Redactor } from '../redact/types.js';
-import { sessionProjectName } from '../site/project-name.js';
+import { sessionProject } from '../site/session-project.js';
 import { toEntryData, type SessionEntryData } from './entry-data.js';
 import { openSession } from './open-session.js';
 import { createRenderCache } from './render-cache.js';
@@ -17,7 +17,8 @@ export interface SessionJob {
   /** Sibling `agent-*.jsonl` files that name this session. */
   siblingAgents: string[];
   cacheKey: string;
-  projectSlug: string;
+  /** The slug of the session's own folder: its URL (`sessionEntryId`), whatever project it is listed under. */
+  folderSlug: string;
   redaction: RedactionOptions;
   render: RenderSessionOptions;
 }
@@ -58,7 +59,7 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
     { ...session, file: redactor.redactText(session.file), diagnostics: redactDiagnostics(session.diagnostics, redactor), facts: { ...session.facts, projectPath } },
     rendered,
     opened,
-    { projectSlug: job.projectSlug, projectName: sessionProjectName(source.projectFolder, projectPath, redactor), cacheKey: job.cacheKey },
+    { folderSlug: job.folderSlug, project: sessionProject(source.projectFolder, projectPath, session.facts, redactor), cacheKey: job.cacheKey },
   );
   return { ok: true, data, bytes: opened.bytes, ms: elapsed(), filePath: storeFilePath(job.projectRoot, source.path, redactor) };
 }

@@ -1,4 +1,5 @@
 import type { SessionEntry } from '../../schemas/session.js';
+import { folderSlugOf } from './slug.js';
 
 /** Sessions newest first; ties broken by slug so the order is deterministic. */
 export function sortSessions<T extends { data: Pick<SessionEntry, 'facts' | 'slug'> }>(entries: T[]): T[] {
@@ -27,12 +28,17 @@ export function projectNames<T extends { data: Pick<SessionEntry, 'facts' | 'slu
   return names;
 }
 
+/** A project: its slug, its one name and its sessions, newest first. */
+export interface ProjectGroup<T> {
+  slug: string;
+  name: string;
+  sessions: T[];
+}
+
 /** Groups sessions by project, projects ordered by their newest session, each under its one name. */
-export function groupByProject<T extends { data: Pick<SessionEntry, 'facts' | 'slug' | 'projectSlug' | 'projectName'> }>(
-  entries: T[],
-): Array<{ slug: string; name: string; sessions: T[] }> {
+export function groupByProject<T extends { data: Pick<SessionEntry, 'facts' | 'slug' | 'projectSlug' | 'projectName'> }>(entries: T[]): Array<ProjectGroup<T>> {
   const names = projectNames(entries);
-  const groups = new Map<string, { slug: string; name: string; sessions: T[] }>();
+  const groups = new Map<string, ProjectGroup<T>>();
   for (const e of sortSessions(entries)) {
     const g = groups.get(e.data.projectSlug) ?? { slug: e.data.projectSlug, name: names.get(e.data.projectSlug)!, sessions: [] };
     g.sessions.push(e);
@@ -46,4 +52,21 @@ export function neighbours<T extends { data: Pick<SessionEntry, 'facts' | 'slug'
   const same = sortSessions(entries.filter((e) => e.data.projectSlug === current.data.projectSlug));
   const i = same.findIndex((e) => e.data.slug === current.data.slug);
   return { newer: i > 0 ? same[i - 1] : undefined, older: i >= 0 && i < same.length - 1 ? same[i + 1] : undefined };
+}
+
+/**
+ * Project URLs that no longer name a project, each with the project their
+ * sessions are listed under now: the folder of a worktree, whose sessions moved
+ * to their repository's project, keeps its old `/projects/<slug>/` (and
+ * insights) URL as a redirect. When a folder's sessions went to more than one
+ * project, the newest session's wins.
+ */
+export function movedProjects<T extends { data: Pick<SessionEntry, 'facts' | 'slug' | 'projectSlug'> }>(entries: T[]): Map<string, string> {
+  const projects = new Set(entries.map((e) => e.data.projectSlug));
+  const moved = new Map<string, string>();
+  for (const e of sortSessions(entries)) {
+    const folder = folderSlugOf(e.data.slug);
+    if (!projects.has(folder) && !moved.has(folder)) moved.set(folder, e.data.projectSlug);
+  }
+  return moved;
 }

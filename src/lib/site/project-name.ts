@@ -24,7 +24,7 @@ const UNNAMED = 'sessions';
  * letter or digit becomes `-`. A redacted home (`~`) is left out, as the
  * username is left out of a redacted folder name.
  */
-function encodePath(path: string): string {
+export function encodePath(path: string): string {
   return path.replace(/^~(?=[\\/]|$)/, '').replace(/[^A-Za-z0-9]/g, '-');
 }
 
@@ -46,9 +46,10 @@ function nameFromParts(parts: string[]): string {
 
 /**
  * The folder the session was started in: `cwd` or the ancestor of it whose
- * encoding is the project folder (a session may have moved into a subfolder).
+ * encoding is the (redacted) project folder (a session may have moved into a
+ * subfolder); undefined when no part of `cwd` encodes to the folder.
  */
-function launchFolder(redactedFolder: string, cwd: string): string | undefined {
+export function launchFolder(redactedFolder: string, cwd: string): string | undefined {
   // A session started in the home folder itself: its folder is `-home` once redacted, its cwd `~`.
   const target = redactedFolder === '-home' ? '' : redactedFolder;
   const cuts = [...cwd.matchAll(/[\\/]+/g)].map((m) => m.index);
@@ -100,15 +101,26 @@ export interface NameRedactor {
   knownUsernames(): string[];
 }
 
+/** A raw project folder with the login name taken out (as for its slug), then redacted like its session. */
+export function sessionFolder(projectFolder: string, redactor: NameRedactor): string {
+  return redactor.redactText(redactedProjectFolder(projectFolder, redactor.knownUsernames()));
+}
+
+/**
+ * The session's (redacted) working directory, or undefined when the model had
+ * none: without a cwd it falls back to the folder decoded as a path, which
+ * guesses every dash to be a slash, and that guess is not a cwd.
+ */
+export function sessionCwd(projectFolder: string, projectPath: string, redactor: NameRedactor): string | undefined {
+  return projectPath === redactor.redactText(decodeProjectFolder(projectFolder)) ? undefined : projectPath;
+}
+
 /**
  * The project name of one session, from its raw project folder and its
  * already redacted project path; the folder is redacted here first, so the
  * name holds redacted values only.
  */
 export function sessionProjectName(projectFolder: string, projectPath: string, redactor: NameRedactor): string {
-  const folder = redactor.redactText(redactedProjectFolder(projectFolder, redactor.knownUsernames()));
-  // Without a cwd the model falls back to the folder decoded as a path, which guesses every dash
-  // to be a slash: that guess is not a cwd, and naming by it would differ from the other sessions.
-  const guessed = projectPath === redactor.redactText(decodeProjectFolder(projectFolder));
-  return projectName(folder, guessed ? undefined : projectPath);
+  // Naming by a guessed cwd would differ from the other sessions of the folder.
+  return projectName(sessionFolder(projectFolder, redactor), sessionCwd(projectFolder, projectPath, redactor));
 }

@@ -24,7 +24,9 @@ export function sessionSlug(sessionId: string): string {
 
 /**
  * The project slug of an encoded project folder: the login name is removed
- * first (it must never reach a URL), then the rest is made URL-safe.
+ * first (it must never reach a URL), then the rest is made URL-safe. Its
+ * sessions' URLs start with it (`sessionEntryId`), even when they are listed
+ * under another project (a worktree's sessions, under their repository's).
  */
 export function projectSlugOf(projectFolder: string): string {
   return slugify(redactProjectFolder(projectFolder, usernamesFromFolder(projectFolder)), 'sessions');
@@ -33,4 +35,9 @@ export function projectSlugOf(projectFolder: string): string {
 /** Session page slug; stable across builds, so links never break. */
 export function sessionEntryId(projectSlug: string, sessionId: string): string {
   return `${projectSlug}/${sessionSlug(sessionId)}`;
+}
+
+/** The folder slug a session page slug starts with (`sessionEntryId`'s first argument). */
+export function folderSlugOf(entryId: string): string {
+  return entryId.slice(0, entryId.indexOf('/'));
 }

@@ -91,12 +91,21 @@ function addPullRequest(meta: SessionMetadata, r: Record<string, unknown>): void
   else meta.pullRequests[at] = pr;
 }
 
+/**
+ * A `worktreeSession` object: the worktree's path, branch and name, and the
+ * folder the session was in before it entered (`preEnterOriginalCwd`, the
+ * folder its project is named after; else `originalCwd`, where the worktree
+ * was made from). A null one (the session left) keeps the worktree it was in.
+ */
 function worktreeOf(v: unknown): SessionFacts['worktree'] | undefined {
   if (!v || typeof v !== 'object') return undefined;
   const w = v as Record<string, unknown>;
   const path = str(w.worktreePath);
   const branch = str(w.worktreeBranch);
-  return path || branch ? { ...(path ? { path } : {}), ...(branch ? { branch } : {}) } : undefined;
+  const name = str(w.worktreeName);
+  const enteredFrom = str(w.preEnterOriginalCwd) ?? str(w.originalCwd);
+  if (!path && !branch) return undefined;
+  return { ...(path ? { path } : {}), ...(branch ? { branch } : {}), ...(name ? { name } : {}), ...(enteredFrom ? { enteredFrom } : {}) };
 }
 
 /** `tag` lines add a tag; an empty one clears them. Tags starting with `__` are Claude Code's own. */

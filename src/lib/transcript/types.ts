@@ -332,8 +332,8 @@ export interface SessionFacts {
   usage: ModelUsage[];
   /** From `pr-link` lines: last line wins per PR, in the order first seen. */
   pullRequests: Array<{ number: number; url: string; repository?: string }>;
-  /** From the last `worktree-state` line. */
-  worktree?: { path?: string; branch?: string };
+  /** From the last `worktree-state` line: the worktree's path, branch and name, and the folder the session entered it from. */
+  worktree?: { path?: string; branch?: string; name?: string; enteredFrom?: string };
   /** From the last `agent-name` line. */
   agentName?: string;
   /** From `tag` lines, in order first seen. */
