@@ -85,10 +85,12 @@ describe('a teammate', () => {
       expect(input).toContain(`Summary ${t.summary}`);
       expect(text(sub!.querySelector('.subagent-label'))).toContain(t.name);
       for (const id of t.calls) expect(sub!.querySelector(`[data-tool-use-id="${id}"]`), id).not.toBeNull();
+      const own = (selector: string) => [...call.querySelectorAll(selector)].filter((e) => !e.closest('[data-subagent]'));
       // Its spawn prompt opens the transcript: not shown a second time in the call.
-      expect(call.querySelector(':scope .agent-prompt')).toBeNull();
+      expect(own('.agent-prompt')).toEqual([]);
       // The call's result only says it was spawned: no "Result" as if it were the teammate's answer.
-      expect(call.querySelector(':scope > * > .agent-result, :scope .tool-output .agent-result')).toBeNull();
+      expect(own('.agent-result')).toEqual([]);
+      expect(text(own('.tool-output')[0])).toBe('Spawned successfully.');
     }
   });
 
@@ -147,19 +149,16 @@ describe('a message from another session', () => {
   });
 
   it('keeps hostile attributes and bodies inert', () => {
+    const at = (where: string, make: (p: string) => string): [string, (p: string) => string] => [where, (p) => renderTranscript([userMsg(make(p), 'agent-message')], ctx)];
     expectInert(
       [
-      ['from-name', (p) => `<cross-session-message from="x" from-name="${p.replace(/"/g, '&quot;')}" from-mode="y">hi</cross-session-message>`],
-      ['from raw', (p) => `<cross-session-message from='${p}' from-name='n'>hi</cross-session-message>`],
-      ['body', (p) => `Another Claude session sent a message:\n<cross-session-message from-name="n">${p}</cross-session-message>`],
-      ['boilerplate', (p) => `<fork-boilerplate>${p}</fork-boilerplate>\n\nYour directive: ${p}`],
-      ].map(([name, wrap]) => [name as string, (p: string) => renderAgentMessage((wrap as (p: string) => string)(p))]),
+        at('from-name', (p) => `<cross-session-message from="x" from-name="${p.replace(/"/g, '&quot;')}" from-mode="y">hi</cross-session-message>`),
+        at('from raw', (p) => `<cross-session-message from='${p}' from-name='n'>hi</cross-session-message>`),
+        at('body', (p) => `Another Claude session sent a message:\n<cross-session-message from-name="n">${p}</cross-session-message>`),
+        at('boilerplate', (p) => `<fork-boilerplate>${p}</fork-boilerplate>\n\nYour directive: ${p}`),
+      ],
       // Attribute values with a quote cannot be one attribute: the tag is then shown as text (still inert).
       ['from raw'],
     );
   });
 });
-
-function renderAgentMessage(text: string): string {
-  return renderTranscript([userMsg(text, 'agent-message')], ctx);
-}
