@@ -9,7 +9,7 @@ import { badgeHtml, errorBlock, field, markdownBlock, noteHtml, num, pathHtml, r
 const MAX_DEPTH = 4;
 
 /** Duration, tokens and tool calls of an agent, from its transcript or (for a call's agent) the structured result or the result's footer. */
-function agentStats(sub: Subagent | undefined, call?: ToolCall): string[] {
+export function agentStats(sub: Subagent | undefined, call?: ToolCall): string[] {
   const s = call ? structured(call) : undefined;
   const footer = agentFooter(call?.result ? resultText(call.result) : '');
   const durationMs = sub?.stats.durationMs ?? num(s?.totalDurationMs) ?? footer.durationMs;
@@ -37,10 +37,10 @@ interface NestedAgentParts {
 /**
  * The one way an agent's transcript is nested in the page: a closed
  * `<details data-subagent>` with its messages rendered one level deeper (a
- * call's subagent, a compaction agent, a fork), and, when its result came
+ * call's subagent, a workflow run's agent, a compaction agent, a fork), and, when its result came
  * back later as a notification, a link to it.
  */
-function nestedAgentHtml(sub: Subagent, ctx: RenderContext, parts: NestedAgentParts): SafeHtml {
+export function nestedAgentHtml(sub: Subagent, ctx: RenderContext, parts: NestedAgentParts): SafeHtml {
   const body = ctx.depth >= MAX_DEPTH ? html`<p class="no-output">(nested too deep to show)</p>` : ctx.renderMessages(sub.messages, { answer: parts.answer });
   const label = parts.label ? html`<div class="subagent-label">${parts.label}</div>` : '';
   const result = sub.resultAt ? html`<p class="agent-link"><a href="#m-${sub.resultAt}">Its result arrived later, as a notification ↓</a></p>` : '';
