@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { JSDOM } from 'jsdom';
 import { repoRoot } from './shared.js';
 
 export interface BuildRun {
@@ -36,6 +37,13 @@ export function listFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name));
+}
+
+/** Every page of a session in a built site (a long one is paginated), joined into one document. */
+export function sessionDocument(outDir: string, sessionId: string): Document {
+  const files = listFiles(join(outDir, 'sessions')).filter((f) => f.includes(`/${sessionId}/`) && f.endsWith('index.html')).sort();
+  if (!files.length) throw new Error(`no page for ${sessionId}`);
+  return new JSDOM(files.map((f) => readFileSync(f, 'utf8')).join('\n')).window.document;
 }
 
 /**

@@ -2,7 +2,7 @@ import { BAD_LINE_CODES, type Diagnostic } from '../diagnostics.js';
 import type { SessionSource } from '../discover.js';
 import type { SessionEntry } from '../../schemas/session.js';
 import type { OpenedSession } from './open-session.js';
-import { spawnedBy } from '../transcript/entries.js';
+import { agentsIn } from '../transcript/entries.js';
 import type { Message, Session } from '../transcript/types.js';
 import type { RenderedSession } from './render-session.js';
 import { sessionEntryId } from '../site/slug.js';
@@ -67,14 +67,11 @@ function anchorMapOf(rendered: RenderedSession): AnchorMap {
   return buildAnchorMap([...messages, ...calls]);
 }
 
-/** Subagents shown in a transcript: spawned by the session, by its agents (nested), or by a workflow run. */
+/** Subagents shown in a transcript: spawned by the session, by its agents (nested), by a workflow run, or forked. */
 function countSubagents(messages: Message[]): number {
   let n = 0;
   for (const m of messages) {
-    if (m.kind !== 'assistant') continue;
-    for (const c of m.toolCalls) {
-      for (const sub of spawnedBy(c)) n += 1 + countSubagents(sub.messages);
-    }
+    for (const sub of agentsIn(m, false)) n += 1 + countSubagents(sub.messages);
   }
   return n;
 }

@@ -6,7 +6,7 @@
  */
 import { toolTally } from '../render/tool-summary.js';
 import { resultText } from '../render/tools/common.js';
-import { spawnedBy } from '../transcript/entries.js';
+import { agentsIn, spawnedBy } from '../transcript/entries.js';
 import type { Message, Subagent, ToolCall, Turn } from '../transcript/types.js';
 
 /** Most entries kept per overview list; the rest are counted, not stored. */
@@ -172,11 +172,15 @@ export function createOverviewCollector() {
         if (known) known.edits++;
         else files.set(path, { path, edits: 1, page, prompt, uuid: messageOf(turn, calls.includes(call) ? call : ownerCall(calls, call)) });
       }
-      for (const call of calls) {
-        for (const sub of spawnedBy(call)) {
+      // Agents in reading order: those the calls spawned, and forks where they were forked.
+      for (const m of turn.messages) {
+        for (const sub of agentsIn(m, false)) {
           subagentCount++;
-          if (subagents.length < OVERVIEW_LIMITS.subagents) subagents.push(subagentEntry(call, sub, { page, prompt, uuid: messageOf(turn, call) }));
+          const call = m.kind === 'assistant' ? m.toolCalls.find((c) => spawnedBy(c).includes(sub)) : undefined;
+          if (subagents.length < OVERVIEW_LIMITS.subagents) subagents.push(subagentEntry(sub, call, { page, prompt, uuid: m.uuid }));
         }
+      }
+      for (const call of calls) {
         if (isGitCommit(call)) {
           const c = commitOf(call);
           if (!c) continue;
@@ -213,8 +217,8 @@ function ownerCall(calls: ToolCall[], inner: ToolCall): ToolCall {
 }
 
 /** A subagent as the overview lists it; a Task's type and description fall back to the call's own input. */
-function subagentEntry(call: ToolCall, sub: Subagent, place: OverviewPlace): OverviewSubagent {
-  const input = (k: string) => (sub === call.subagent && typeof call.input[k] === 'string' ? (call.input[k] as string) : undefined);
+function subagentEntry(sub: Subagent, call: ToolCall | undefined, place: OverviewPlace): OverviewSubagent {
+  const input = (k: string) => (call && sub === call.subagent && typeof call.input[k] === 'string' ? (call.input[k] as string) : undefined);
   return {
     ...place,
     agentType: sub.agentType ?? input('subagent_type'),

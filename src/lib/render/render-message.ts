@@ -4,7 +4,7 @@
  * HTML contract (tests, permalinks and search rely on it):
  * - each message: `<article class="msg msg-<kind>" id="m-<uuid>" data-uuid="<uuid>" data-kind="<kind>">`,
  *   kind one of prompt, assistant, command, compaction, system, api-error,
- *   interruption, bash, tool-result; meta caveats and `<synthetic>` filler render nothing;
+ *   interruption, bash, tool-result, notification, agent-message; meta caveats and `<synthetic>` filler render nothing;
  * - a human prompt also has `data-prompt="<N>"` and an `<h2 id="m-<uuid>">` (the permalink id sits on the
  *   heading of prompts and of the assistant message that starts a reply, on the article otherwise);
  * - each tool call: `data-tool-use-id` and `data-tool`; a subagent transcript sits in `data-subagent`;
@@ -16,7 +16,7 @@
  *   interface-labels.ts, not by an attribute on each.
  */
 import { formatCount } from '../format.js';
-import { spawnedBy } from '../transcript/entries.js';
+import { agentsIn } from '../transcript/entries.js';
 import type { AssistantMessage, CompactionMessage, ContentBlock, Message, SystemMessage, ToolCall, UserMessage } from '../transcript/types.js';
 import type { RenderContext, RenderContextOptions } from './context.js';
 import { ensureLanguages, highlightCode, languageForPath, loadHighlighter, withDeferredHighlighting } from './highlight.js';
@@ -25,7 +25,7 @@ import { attachmentView, collectAttachmentLanguages, markerView } from './attach
 import { renderToolCallHtml } from './render-tool.js';
 import { systemView, type MessageView } from './system.js';
 import { commandExpansion, renderPromptText } from './tagged-text.js';
-import { compactionAgentHtml } from './tools/agent.js';
+import { agentOriginLink, compactionAgentHtml, forkedAgentsHtml } from './tools/agent.js';
 import { hasServerCall, renderDocumentBlock, renderOrphanServerResult, renderRedactedThinking, renderServerToolUse } from './tools/content-blocks.js';
 import { escapeHtml, html, joinHtml, sanitizeHtml, trustedHtml, type HtmlValue, type SafeHtml } from './sanitize.js';
 import { markdownBlock, obj, renderImages, str, terminalBlock } from './tools/common.js';
@@ -126,21 +126,16 @@ export async function prepareMessages(messages: Message[]): Promise<void> {
       if (seen.has(m)) continue;
       seen.add(m);
       if (m.kind === 'user') collectFenceLanguages(m.text, langs);
-      else if (m.kind === 'compaction') {
-        collectFenceLanguages(m.summary, langs);
-        if (m.compactionAgent) walk(m.compactionAgent.messages);
-      }
+      else if (m.kind === 'compaction') collectFenceLanguages(m.summary, langs);
       else if (m.kind === 'attachment') collectAttachmentLanguages(m, langs);
       else if (m.kind === 'assistant') {
         for (const b of m.blocks) {
           const t = b.type === 'text' ? str((b as { text?: unknown }).text) : b.type === 'thinking' ? str((b as { thinking?: unknown }).thinking) : undefined;
           if (t) collectFenceLanguages(t, langs);
         }
-        for (const call of m.toolCalls) {
-          collectCallLanguages(call, langs);
-          for (const sub of spawnedBy(call)) walk(sub.messages);
-        }
+        for (const call of m.toolCalls) collectCallLanguages(call, langs);
       }
+      for (const sub of agentsIn(m)) walk(sub.messages);
     }
   };
   walk(messages);
@@ -399,7 +394,7 @@ function renderUser(m: UserMessage, ctx: RenderContext, options: RenderMessageOp
       return renderCommand(m, ctx);
     case 'command-output': {
       const out = tagContent(m.text, 'local-command-stdout') ?? tagContent(m.text, 'local-command-stderr') ?? m.text;
-      return frame('command', m.uuid, m.timestamp, html`<div class="command-output">${terminalBlock(out, 'Output')}</div>`);
+      return frame('command', m.uuid, m.timestamp, html`<div class="command-output">${terminalBlock(out, 'Output')}</div>${forkedAgentsHtml(m.forks, ctx)}`);
     }
     case 'bash-input': {
       const cmd = tagContent(m.text, 'bash-input') ?? m.text;
@@ -418,8 +413,11 @@ function renderUser(m: UserMessage, ctx: RenderContext, options: RenderMessageOp
     case 'compact-summary':
       return renderCompaction({ kind: 'compaction', uuid: m.uuid, timestamp: m.timestamp, summary: m.text, line: m.line }, ctx);
     case 'task-notification':
-      // A background agent's result, injected by Claude Code: shown as its card, never as a prompt of its own.
-      return frame('notification', m.uuid, m.timestamp, html`<div class="msg-body">${renderPromptText(m.text, ctx)}</div>`);
+      // A background agent's result, injected by Claude Code: shown as its card, never as a prompt of its own, with a link to where the agent started.
+      return frame('notification', m.uuid, m.timestamp, html`<div class="msg-body">${renderPromptText(m.text, ctx)}${agentOriginLink(m.resultOf)}</div>`);
+    case 'agent-message':
+      // A teammate's or another session's message: a card naming who sent it, never a prompt of the user's.
+      return frame('agent-message', m.uuid, m.timestamp, html`<div class="msg-body">${renderPromptText(m.text, ctx)}</div>`);
     case 'tool-result': {
       // A result whose call is missing (the model pairs the rest inside their calls).
       const images = renderImages(m.blocks, ctx, 'Tool result image');
@@ -437,7 +435,7 @@ function renderCommand(m: UserMessage, ctx: RenderContext): SafeHtml {
   const outHtml = output && output.trim() ? html`<div class="command-output" data-pagefind-weight="0.5">${terminalBlock(output, 'Output')}</div>` : html``;
   // The expanded text Claude received (when the model links it to its command), collapsed under the chip.
   const expansion = commandExpansion(m.command?.expansion, ctx);
-  return frame('command', m.uuid, m.timestamp, html`<div class="command-line" data-pagefind-weight="2"><code>${line}</code></div>${expansion}${outHtml}`);
+  return frame('command', m.uuid, m.timestamp, html`<div class="command-line" data-pagefind-weight="2"><code>${line}</code></div>${expansion}${outHtml}${forkedAgentsHtml(m.forks, ctx)}`);
 }
 
 /** Text between `<tag>` and `</tag>` (tolerates a missing close tag). */
@@ -453,7 +451,9 @@ function tagContent(text: string, tag: string): string | undefined {
 // System and compaction
 
 function renderSystem(m: SystemMessage, ctx: RenderContext): SafeHtml {
-  return renderView(m.uuid, m.timestamp, systemView(m, ctx));
+  const view = systemView(m, ctx);
+  // A `⑂ forked` line shows the fork it started below it.
+  return renderView(m.uuid, m.timestamp, view && m.forks?.length ? { ...view, body: html`${view.body}${forkedAgentsHtml(m.forks, ctx)}` } : view);
 }
 
 /** A message whose parts come from system.ts or attachments.ts, in the message frame; nothing for no view. */

@@ -1,64 +1,18 @@
 /**
  * Tags Claude Code writes into prompt text, rendered as what they mean instead
- * of as raw tags: a message from a teammate (a quoted card), a background task
- * finishing (a card), the IDE's selection or open file (a chip), a reminder
- * (collapsed), a slash command (a chip), and caveats (dropped: they address the
- * model, not the reader). Text between tags is markdown, as before. Every
+ * of as raw tags: a message from a teammate or from another session (a quoted
+ * card), a background task finishing (a card), a fork's boilerplate
+ * (collapsed; its directive shown), the IDE's selection or open file (a chip),
+ * a reminder (collapsed), a slash command (a chip), and caveats (dropped: they
+ * address the model, not the reader). The tags are found by
+ * transcript/prompt-tags.ts. Text between tags is markdown, as before. Every
  * value goes through `html` (escaped) or the markdown renderer (sanitised).
  */
 import { formatCount, formatDuration } from '../format.js';
+import { CROSS_SESSION_INTRO, hasPromptTags, splitTaggedText, stripDirectivePrefix, type Segment } from '../transcript/prompt-tags.js';
 import type { RenderContext } from './context.js';
 import { html, joinHtml, type SafeHtml } from './sanitize.js';
 import { badgeHtml, collapsible, jsonObjectOf, lineCount, markdownBlock, pathHtml, taggedValue, textBlock } from './tools/common.js';
-
-/** The tags this module understands, in the order they are looked for. */
-export const PROMPT_TAGS = [
-  'teammate-message',
-  'task-notification',
-  'local-command-caveat',
-  'system-reminder',
-  'ide_selection',
-  'ide_opened_file',
-  'command-name',
-  'command-message',
-  'command-args',
-] as const;
-
-export type PromptTag = (typeof PROMPT_TAGS)[number];
-
-export interface Segment {
-  /** The tag, or undefined for plain text between tags. */
-  tag?: PromptTag;
-  /** Attributes of the opening tag (`teammate_id`, `color`, `summary`). */
-  attrs: Record<string, string>;
-  body: string;
-}
-
-// A tag counts only at the start of a line, as Claude Code writes them: a tag mentioned inside a sentence stays text.
-const TAG_RE = new RegExp(`(?<=^|\\n)[ \\t]*<(${PROMPT_TAGS.join('|')})((?:\\s+[\\w-]+\\s*=\\s*(?:"[^"]*"|'[^']*'))*)\\s*>([\\s\\S]*?)</\\1\\s*>`, 'g');
-const ATTR_RE = /([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
-
-/** Whether the text holds at least one complete known tag. */
-export function hasPromptTags(text: string): boolean {
-  TAG_RE.lastIndex = 0;
-  return TAG_RE.test(text);
-}
-
-/** Splits text into plain segments and known tag blocks (a tag never closed stays text). */
-export function splitTaggedText(text: string): Segment[] {
-  const out: Segment[] = [];
-  let last = 0;
-  TAG_RE.lastIndex = 0;
-  for (let m = TAG_RE.exec(text); m; m = TAG_RE.exec(text)) {
-    if (m.index > last) out.push({ attrs: {}, body: text.slice(last, m.index) });
-    const attrs: Record<string, string> = {};
-    for (const a of m[2].matchAll(ATTR_RE)) attrs[a[1]] = a[2] ?? a[3] ?? '';
-    out.push({ tag: m[1] as PromptTag, attrs, body: m[3] });
-    last = m.index + m[0].length;
-  }
-  if (last < text.length) out.push({ attrs: {}, body: text.slice(last) });
-  return out;
-}
 
 /**
  * Prompt text as markup: plain text as markdown (search weight 5, as prompts
@@ -72,7 +26,11 @@ export function renderPromptText(text: string, ctx: RenderContext, weight = '5')
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i];
     if (!s.tag) {
-      if (s.body.trim()) parts.push(markdownBlock(s.body, ctx, 'md', weight));
+      // The words announcing another session's message: its card says who sent it.
+      if (CROSS_SESSION_INTRO.test(s.body) && segments[i + 1]?.tag === 'cross-session-message') continue;
+      // After a fork's boilerplate comes its directive: the words without their label.
+      const body = segments[i - 1]?.tag === 'fork-boilerplate' ? stripDirectivePrefix(s.body.trimStart()) : s.body;
+      if (body.trim()) parts.push(markdownBlock(body, ctx, 'md', weight));
       continue;
     }
     if (s.tag === 'command-name' || s.tag === 'command-message' || s.tag === 'command-args') {
@@ -96,6 +54,11 @@ function renderTag(s: Segment, ctx: RenderContext): SafeHtml {
   switch (s.tag) {
     case 'teammate-message':
       return teammateMessage(s, ctx);
+    case 'cross-session-message':
+      return sessionMessage(s, ctx);
+    case 'fork-boilerplate':
+      // The rules every fork gets, the same each time: closed, never taken for what the fork was asked.
+      return html`<details class="fork-boilerplate" data-pagefind-ignore><summary>Fork instructions · ${formatCount(lineCount(s.body.trim()))} lines</summary>${textBlock(s.body.trim(), 'Instructions')}</details>`;
     case 'task-notification':
       return taskNotification(s.body, ctx);
     case 'local-command-caveat':
@@ -136,6 +99,20 @@ function teammateMessage(s: Segment, ctx: RenderContext): SafeHtml {
   const body = notice && typeof notice.type === 'string' ? structuredNotice(notice) : s.body.trim() ? collapsible(markdownBlock(s.body.trim(), ctx), lineCount(s.body.trim()), 'Message') : html``;
   const from = isSystem ? html`Team notice` : html`Message from <strong>${who}</strong>`;
   return html`<blockquote class="teammate-message${colour}"><p class="teammate-from">${from}${summary ? html` · ${summary}` : ''}</p>${body}</blockquote>`;
+}
+
+/**
+ * A message from another Claude Code session (`SendMessage` between sessions):
+ * quoted like a teammate's, named by the sending session (`from-name`), with
+ * its address and mode in small print.
+ */
+function sessionMessage(s: Segment, ctx: RenderContext): SafeHtml {
+  const name = s.attrs['from-name'] || s.attrs.from || 'another session';
+  const address = s.attrs['from-name'] && s.attrs.from ? s.attrs.from : undefined;
+  const mode = s.attrs['from-mode'];
+  const details = [address, mode ? `${mode} mode` : undefined].filter(Boolean).join(' · ');
+  const body = s.body.trim() ? collapsible(markdownBlock(s.body.trim(), ctx), lineCount(s.body.trim()), 'Message') : html``;
+  return html`<blockquote class="teammate-message session-message"><p class="teammate-from">Message from session <strong>${name}</strong>${details ? html` <span class="muted">(${details})</span>` : ''}</p>${body}</blockquote>`;
 }
 
 /** A JSON notice in a teammate message (`{"type":"idle_notification",…}`) as one line of words. */

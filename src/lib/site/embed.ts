@@ -1,3 +1,4 @@
+import { agentsIn } from '../transcript/entries.js';
 import type { Message, Session } from '../transcript/types.js';
 
 /** What a note asks to embed: a whole session, one turn, a range, or one message. */
@@ -38,9 +39,8 @@ function whereElse(session: Session, prefix: string): string | undefined {
   }
   const inAgents = (messages: Message[], depth: number): Message | undefined => {
     for (const m of messages) {
-      if (m.kind !== 'assistant') continue;
-      for (const call of m.toolCalls) {
-        const sub = call.subagent?.messages ?? [];
+      for (const agent of agentsIn(m)) {
+        const sub = agent.messages;
         if (sub.some((s) => ids(s).some((id) => id.startsWith(prefix))) || (depth < 8 && inAgents(sub, depth + 1))) return m;
       }
     }

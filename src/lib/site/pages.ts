@@ -1,4 +1,4 @@
-import { spawnedBy } from '../transcript/entries.js';
+import { agentsIn, spawnedBy } from '../transcript/entries.js';
 import type { Message, Session, Subagent, ToolCall, Turn } from '../transcript/types.js';
 
 /**
@@ -38,8 +38,8 @@ export function pageOfPrompt(session: Session, n: number, pageSize: number): { p
 
 /**
  * Every tool call a transcript shows, each with its `#t-` anchor: the calls of
- * its replies, and of the subagents, workflow agents and compaction agents
- * shown inside them, at any depth. An agent reached twice is walked once.
+ * its replies, and of the subagents, workflow agents, forks and compaction
+ * agents shown inside them, at any depth. An agent reached twice is walked once.
  */
 export function shownCalls(messages: Message[], seen = new Set<Subagent>()): ToolCall[] {
   const inside = (agents: Subagent[]) =>
@@ -50,8 +50,7 @@ export function shownCalls(messages: Message[], seen = new Set<Subagent>()): Too
     });
   return messages.flatMap((m) => {
     if (m.kind === 'assistant') return m.toolCalls.flatMap((call) => [call, ...inside(spawnedBy(call))]);
-    if (m.kind === 'compaction') return inside(m.compactionAgent ? [m.compactionAgent] : []);
-    return [];
+    return inside(agentsIn(m));
   });
 }
 

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../diagnostics.js';
 import type { JsonlRecord } from '../jsonl/read-jsonl.js';
-import { classifyUser, isHumanPrompt, isPromptMessage, messageOf, spawnedBy, textOf, toEntry } from './entries.js';
+import { agentsIn, classifyUser, isHumanPrompt, isPromptMessage, messageOf, spawnedBy, textOf, toEntry } from './entries.js';
 import { readMetadata, type SessionMetadata } from './metadata.js';
 import { isHtmlElement, stripMarkdown } from '../plain-text.js';
 import { buildMessages, countHidden, type BuildMessagesOptions } from './messages.js';
@@ -9,12 +9,17 @@ import {
   assignDepths,
   attachCompactionAgents,
   attachSubagents,
+  attachForks,
   attachWorkflowRuns,
   buildSubagent,
   collectProgressAgents,
+  forkParentUuid,
   isCompactionAgent,
+  isForkAgent,
+  linkNotifications,
   splitSidechains,
   type AgentFileInput,
+  type PendingFork,
   type PendingSubagent,
   type SubagentContext,
 } from './subagents.js';
@@ -162,12 +167,15 @@ function insertMarkers(messages: Message[], markers: Message[]): Message[] {
  * Builds every subagent of the session and links it where it belongs: agent
  * files (with their sidecars), inline sidechains of older versions and
  * subagents rebuilt from `agent_progress` entries to their Task/Agent calls
- * (nested agents to calls inside their parent agents), workflow runs to their
- * Workflow call, compaction agents to their compaction. Returns every
- * subagent shown, for usage.
+ * (nested agents to calls inside their parent agents; teammates by their
+ * spawn prompt), workflow runs to their Workflow call, forks to the line that
+ * says they were forked, compaction agents to their compaction, and each
+ * background agent or fork to the notification that brought its result.
+ * Returns every subagent shown, for usage.
  */
 function linkAgents(input: SessionInput, entries: Entry[], messages: Message[], mainCalls: ToolCall[], ctx: SubagentContext): Subagent[] {
   const pending: PendingSubagent[] = [];
+  const forks: PendingFork[] = [];
   const runs = new Map<string, Subagent[]>();
   const compactionAgents: Subagent[] = [];
   const lastTimes = new Map<Subagent, string | undefined>();
@@ -185,6 +193,8 @@ function linkAgents(input: SessionInput, entries: Entry[], messages: Message[], 
     } else if (isCompactionAgent(agent.agentId)) {
       compactionAgents.push(sub);
       lastTimes.set(sub, agentEntries.map((e) => e.timestamp).filter(Boolean).sort().pop());
+    } else if (isForkAgent(agent, sub)) {
+      forks.push({ sub, meta: agent.meta, parentLastUuid: forkParentUuid(agent) });
     } else {
       pending.push({ sub, meta: agent.meta });
     }
@@ -200,16 +210,22 @@ function linkAgents(input: SessionInput, entries: Entry[], messages: Message[], 
     const sub = buildSubagent(group.entries, ctx, input.file, group.agentId, 'progress');
     if (sub) rebuilt.set(group, sub);
   }
-  const shown = [...pending.map((p) => p.sub), ...rebuilt.values(), ...[...runs.values()].flat()];
+  const shown = [...pending.map((p) => p.sub), ...forks.map((f) => f.sub), ...rebuilt.values(), ...[...runs.values()].flat()];
   const allCalls = [...mainCalls];
   for (const sub of shown) for (const m of sub.messages) if (m.kind === 'assistant') allCalls.push(...m.toolCalls);
   attachSubagents(allCalls, pending, progress, rebuilt, ctx);
   attachWorkflowRuns(allCalls, runs, ctx);
+  // Forks start from the session itself (`/fork`), never from a call.
+  const lines = new Map(entries.filter((e) => e.uuid).map((e) => [e.uuid!, e.line]));
+  attachForks(messages, forks, (uuid) => lines.get(uuid), ctx);
   const compactions = messages.filter((m): m is CompactionMessage => m.kind === 'compaction');
   attachCompactionAgents(compactions, compactionAgents, lastTimes, ctx);
   assignDepths(messages);
   const linked = new Set<Subagent>();
   for (const call of allCalls) for (const sub of spawnedBy(call)) linked.add(sub);
+  for (const m of messages) for (const sub of agentsIn(m, false)) linked.add(sub);
+  // A result that arrived later as a notification, in the session or in the agent that started it.
+  for (const transcript of [messages, ...[...linked].map((sub) => sub.messages)]) linkNotifications(transcript, [...linked]);
   return [...linked, ...compactionAgents];
 }
 

@@ -1,4 +1,5 @@
 import type { JsonlRecord } from '../jsonl/read-jsonl.js';
+import { isAgentMessageText } from './prompt-tags.js';
 import { ENTRY_TYPE_FAMILIES, ENTRY_TYPES, type AssistantKind, type ContentBlock, type Entry, type EntryType, type Message, type Subagent, type ToolCall, type UserKind, type UserMessage } from './types.js';
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set<string>(ENTRY_TYPES);
@@ -73,12 +74,23 @@ export function classifyUser(entry: Entry): UserKind {
   if (text.startsWith('<local-command-caveat>')) return 'meta';
   if (entry.isMeta) return 'meta';
   if (isTaskNotification(entry, text)) return 'task-notification';
+  if (isAgentMessageText(text)) return 'agent-message';
   if (text.includes('<command-name>')) return 'command';
   if (text.startsWith('<local-command-stdout>') || text.startsWith('<local-command-stderr>')) return 'command-output';
   if (text.startsWith('<bash-input>')) return 'bash-input';
   if (text.startsWith('<bash-stdout>') || text.startsWith('<bash-stderr>')) return 'bash-output';
   if (INTERRUPTION.test(text)) return 'interruption';
   return 'prompt';
+}
+
+/**
+ * What a prompt queued while Claude worked turns out to be: a background
+ * agent's result, a message from another agent, or a prompt someone typed.
+ */
+export function queuedKind(text: string): UserKind {
+  if (text.trimStart().startsWith('<task-notification>')) return 'task-notification';
+  if (isAgentMessageText(text)) return 'agent-message';
+  return 'queued-prompt';
 }
 
 /** A background agent's result, injected as a user entry (2.1.x marks its origin; older ones only carry the tag). */
@@ -121,4 +133,16 @@ export function tagContent(text: string, tag: string): string | undefined {
 /** The agents a call started: a Task's or Agent's subagent, or a workflow run's agents. */
 export function spawnedBy(call: ToolCall): Subagent[] {
   return [...(call.subagent ? [call.subagent] : []), ...(call.workflowAgents ?? [])];
+}
+
+/**
+ * Every agent shown inside a message: those its calls started (`spawnedBy`),
+ * the agents a `/fork` line forked, and a compaction's compaction agent
+ * (unless `compaction` is false: it is no agent anyone asked for).
+ */
+export function agentsIn(m: Message, compaction = true): Subagent[] {
+  if (m.kind === 'assistant') return m.toolCalls.flatMap(spawnedBy);
+  if (m.kind === 'user' || m.kind === 'system') return m.forks ?? [];
+  if (m.kind === 'compaction' && compaction && m.compactionAgent) return [m.compactionAgent];
+  return [];
 }

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { attachmentDisposition } from './attachments.js';
-import { classifyAssistant, classifyUser, contentBlocks, messageOf, tagContent, textOf } from './entries.js';
+import { classifyAssistant, classifyUser, contentBlocks, messageOf, queuedKind, tagContent, textOf } from './entries.js';
 import { resolvePersistedOutput, type PersistedOutputs } from './persisted-output.js';
 import type {
   AssistantMessage,
@@ -299,7 +299,7 @@ function collectQueuedPrompt(c: Collected, entry: Entry, att: Record<string, unk
           .map((b) => String((b as { text?: unknown }).text ?? ''))
           .join('\n\n');
   if (!text.trim() && !blocks.length) return;
-  const kind = text.trimStart().startsWith('<task-notification>') ? 'task-notification' : 'queued-prompt';
+  const kind = queuedKind(text);
   const msg = userMessage(entry, kind, text);
   msg.blocks = blocks.filter((b) => b.type !== 'text');
   c.messages.push(msg);

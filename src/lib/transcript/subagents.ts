@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../diagnostics.js';
 import type { JsonlRecord } from '../jsonl/read-jsonl.js';
-import { spawnedBy, textOf, toEntry } from './entries.js';
+import { agentsIn, tagContent, textOf, toEntry } from './entries.js';
+import { agentOpening } from './prompt-tags.js';
 import { buildMessages, countHidden, type BuildMessagesOptions } from './messages.js';
 import { resolveActiveBranch } from './tree.js';
 import type { CompactionMessage, Entry, Message, Subagent, ToolCall, Turn } from './types.js';
@@ -13,6 +14,10 @@ export interface AgentMeta {
   description?: string;
   /** 1 = spawned by the session, 2 = by one of its agents, ... */
   spawnDepth?: number;
+  /** A fork's or teammate's name. */
+  name?: string;
+  /** Set for a fork (`agentType: "fork"`); a fork's sidecar has no `toolUseId`. */
+  isFork?: boolean;
   [key: string]: unknown;
 }
 
@@ -65,11 +70,13 @@ export function buildSubagent(entries: Entry[], ctx: SubagentContext, file: stri
   ctx.diagnostics.push(...built.diagnostics);
   for (const [k, n] of Object.entries(built.hiddenCounts)) countHidden(ctx.hidden, k, n);
   const first = branch.active.find((e) => e.type === 'user');
-  const prompt = first ? textOf(first) : '';
-  if (prompt.trim() === WARMUP) {
+  const text = first ? textOf(first) : '';
+  if (text.trim() === WARMUP) {
     countHidden(ctx.hidden, 'warmup agents');
     return undefined;
   }
+  // What it was asked: a fork's directive without the boilerplate, a teammate's spawn prompt without its wrapper.
+  const opening = agentOpening(text);
   const fromEntries = entries.find((e) => typeof e.raw.agentId === 'string')?.raw.agentId as string | undefined;
   let toolUseCount = 0;
   for (const m of built.messages) if (m.kind === 'assistant') toolUseCount += m.toolCalls.length;
@@ -78,7 +85,9 @@ export function buildSubagent(entries: Entry[], ctx: SubagentContext, file: stri
     agentId: agentId ?? fromEntries,
     file: source === 'file' ? file : undefined,
     source,
-    prompt,
+    prompt: opening.prompt,
+    ...(opening.fork ? { role: 'fork' as const } : opening.from ? { role: 'teammate' as const } : {}),
+    ...(opening.summary ? { summary: opening.summary } : {}),
     messages: built.messages,
     turns: ctx.toTurns(built.messages),
     stats: {
@@ -182,10 +191,18 @@ export function attachSubagents(calls: ToolCall[], pending: PendingSubagent[], p
     const viaText = byAgentId(ids.text);
     if (viaText) claim(call, viaText, 'result-text');
   }
+  // Teammates are found here: their sidecar names no call and their spawn result no agent id.
+  // A name (or summary) that agrees wins first; a name that disagrees never matches.
+  const samePrompt = (call: ToolCall) => {
+    const prompt = typeof call.input.prompt === 'string' ? normalise(call.input.prompt) : '';
+    return prompt && !call.subagent ? [...unclaimed].filter((x) => normalise(x.sub.prompt) === prompt) : [];
+  };
   for (const call of taskCalls) {
-    const prompt = typeof call.input.prompt === 'string' ? call.input.prompt.trim() : undefined;
-    if (call.subagent || !prompt) continue;
-    const p = [...unclaimed].find((x) => x.sub.prompt.trim() === prompt);
+    const p = samePrompt(call).find((x) => namedAs(x, call));
+    if (p) claim(call, p, 'prompt');
+  }
+  for (const call of taskCalls) {
+    const p = samePrompt(call).find((x) => !namesDisagree(x, call));
     if (p) claim(call, p, 'prompt');
   }
   attachRebuilt(byId, pending, progress, rebuilt, ctx);
@@ -213,16 +230,48 @@ function attachRebuilt(byId: Map<string, ToolCall>, pending: PendingSubagent[], 
   }
 }
 
+/** Whitespace folded: a prompt written again may wrap differently. */
+function normalise(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** A name as Claude Code puts it in an agent's file name (`agent-a<name>-<hash>.jsonl`). */
+function nameSlug(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+/** Whether a waiting agent is the one a call named: the sidecar's name, the file name, or the spawn summary agrees. */
+function namedAs(p: PendingSubagent, call: ToolCall): boolean {
+  const name = str(call.input.name);
+  const known = str(p.meta?.name) ?? p.sub.name;
+  if (name && known) return known === name;
+  if (name && p.sub.agentId?.startsWith(`a${nameSlug(name)}-`)) return true;
+  const description = str(call.input.description);
+  return !!description && p.sub.summary === description;
+}
+
+/** Whether the agent's own name and the call's name are both known and differ. */
+function namesDisagree(p: PendingSubagent, call: ToolCall): boolean {
+  const name = str(call.input.name);
+  const known = str(p.meta?.name) ?? p.sub.name;
+  return !!name && !!known && known !== name;
+}
+
 /** Links a subagent to its call and takes what the call and the sidecar know about it. */
 function linkSubagent(call: ToolCall, sub: Subagent, how: Subagent['linkedBy'], meta?: AgentMeta): void {
   call.subagent = sub;
   sub.linkedBy = how;
+  sub.spawnCallId = call.id;
   const input = call.input;
   sub.agentType = str(meta?.agentType) ?? str(input.subagent_type) ?? sub.agentType;
   sub.description = str(meta?.description) ?? str(input.description) ?? sub.description;
+  sub.name = str(meta?.name) ?? str(input.name) ?? sub.name;
+  sub.team = str(input.team_name) ?? sub.team;
   if (input.run_in_background === true) sub.background = true;
   if (typeof meta?.spawnDepth === 'number') sub.depth = meta.spawnDepth;
-  const r = call.result?.toolUseResult as { totalDurationMs?: unknown; totalTokens?: unknown; totalToolUseCount?: unknown } | undefined;
+  const r = call.result?.toolUseResult as { totalDurationMs?: unknown; totalTokens?: unknown; totalToolUseCount?: unknown; status?: unknown } | undefined;
+  // A teammate: spawned into a team, it answers through messages, not through its call's result.
+  if (sub.team || (r && typeof r === 'object' && r.status === 'teammate_spawned')) sub.role = 'teammate';
   if (r && typeof r === 'object') {
     if (typeof r.totalDurationMs === 'number') sub.stats.durationMs = r.totalDurationMs;
     if (typeof r.totalTokens === 'number') sub.stats.totalTokens = r.totalTokens;
@@ -230,15 +279,106 @@ function linkSubagent(call: ToolCall, sub: Subagent, how: Subagent['linkedBy'], 
   }
 }
 
+/** A forked agent waiting for the line that says it was forked: its sidecar and its `fork-context-ref`. */
+export interface PendingFork {
+  sub: Subagent;
+  meta?: AgentMeta;
+  /** `parentLastUuid` of the file's `fork-context-ref` line: the session's last entry when it was forked. */
+  parentLastUuid?: string;
+}
+
+/** Whether an agent file is a fork's: its sidecar says so, it opens with a `fork-context-ref`, or with a fork's boilerplate. */
+export function isForkAgent(agent: AgentFileInput, sub: Subagent): boolean {
+  return agent.meta?.isFork === true || agent.meta?.agentType === 'fork' || sub.role === 'fork' || agent.records.some((r) => r.value.type === 'fork-context-ref');
+}
+
+/** The `parentLastUuid` of an agent file's `fork-context-ref` line. */
+export function forkParentUuid(agent: AgentFileInput): string | undefined {
+  const ref = agent.records.find((r) => r.value.type === 'fork-context-ref')?.value;
+  return ref && typeof ref.parentLastUuid === 'string' ? ref.parentLastUuid : undefined;
+}
+
+/** What a local command prints when a fork starts: `⑂ forked <name> (<last 4 characters of its id>)`. */
+const FORK_LINE = /⑂\s*forked\s+(.+?)\s+\(([A-Za-z0-9]+)\)/g;
+
+/** The text of a message that may say a fork started: a local command's output, or the command it belongs to. */
+function forkLineText(m: Message): string | undefined {
+  if (m.kind === 'system') return m.subtype === 'local_command' ? m.text : undefined;
+  if (m.kind === 'user' && (m.userKind === 'command' || m.userKind === 'command-output')) return m.userKind === 'command' ? (m.command?.output ?? '') : m.text;
+  return undefined;
+}
+
+/**
+ * Shows each fork where it was forked: on the message whose `⑂ forked <name>
+ * (<id end>)` line names it (the end of its agent id, and its name), else
+ * where the session was when it forked: the last prompt, command or system
+ * line up to the entry its `fork-context-ref` names (`lineOf` finds an entry
+ * of the session file by uuid). A fork found nowhere is
+ * reported, never dropped silently; a fork is never reported as a subagent
+ * without a call.
+ */
+export function attachForks(messages: Message[], forks: PendingFork[], lineOf: (uuid: string) => number | undefined, ctx: SubagentContext): void {
+  const left = new Set(forks);
+  const place = (m: Extract<Message, { kind: 'user' | 'system' }>, f: PendingFork, how: Subagent['linkedBy'], name?: string) => {
+    left.delete(f);
+    (m.forks ??= []).push(f.sub);
+    const sub = f.sub;
+    sub.role = 'fork';
+    sub.linkedBy = how;
+    sub.forkedAt = m.uuid;
+    sub.background = true;
+    sub.agentType = str(f.meta?.agentType) ?? 'fork';
+    sub.description = str(f.meta?.description) ?? sub.description;
+    sub.name = str(f.meta?.name) ?? name ?? sub.name;
+    if (typeof f.meta?.spawnDepth === 'number') sub.depth = f.meta.spawnDepth;
+  };
+  for (const m of messages) {
+    const text = forkLineText(m);
+    if (!text || (m.kind !== 'user' && m.kind !== 'system')) continue;
+    for (const [, name, end] of text.matchAll(FORK_LINE)) {
+      const candidates = [...left].filter((f) => f.sub.agentId?.toLowerCase().endsWith(end.toLowerCase()));
+      const named = candidates.find((f) => f.meta?.name === name || f.sub.agentId?.startsWith(`a${nameSlug(name)}-`));
+      const f = named ?? (candidates.length === 1 ? candidates[0] : undefined);
+      if (f) place(m, f, 'fork-line', name);
+    }
+  }
+  const placeable = messages.filter((m): m is Extract<Message, { kind: 'user' | 'system' }> => m.kind === 'system' || (m.kind === 'user' && m.userKind !== 'tool-result'));
+  for (const f of [...left]) {
+    const line = f.parentLastUuid ? lineOf(f.parentLastUuid) : undefined;
+    if (line === undefined) continue;
+    // Where the session was when it forked: the last prompt, command or system line up to that entry.
+    const target = placeable.filter((m) => m.line <= line).pop() ?? placeable.find((m) => m.line > line);
+    if (target) place(target, f, 'fork-context');
+  }
+  for (const f of left) {
+    ctx.diagnostics.push({ file: f.sub.file ?? ctx.file, line: 0, code: 'unmatched-subagent', reason: `fork ${f.sub.agentId ?? '(unnamed)'} matches no "forked" line and no entry of this session; it is not shown` });
+  }
+}
+
+/**
+ * Links each `<task-notification>` to the agent whose result it brings (its
+ * `<task-id>` is the agent's id): a fork's, or a background agent's. The
+ * first notification of an agent is where its result arrived.
+ */
+export function linkNotifications(messages: Message[], agents: Subagent[]): void {
+  const byId = new Map<string, Subagent>();
+  for (const a of agents) if (a.agentId && !byId.has(a.agentId)) byId.set(a.agentId, a);
+  for (const m of messages) {
+    if (m.kind !== 'user' || m.userKind !== 'task-notification') continue;
+    const id = tagContent(m.text, 'task-id')?.trim();
+    const sub = id ? byId.get(id) : undefined;
+    if (!sub || sub.resultAt) continue;
+    m.resultOf = sub;
+    sub.resultAt = m.uuid;
+  }
+}
+
 /** Sets each linked subagent's depth from where it sits (a sidecar's `spawnDepth` wins). */
 export function assignDepths(messages: Message[], depth = 1): void {
   for (const m of messages) {
-    if (m.kind !== 'assistant') continue;
-    for (const call of m.toolCalls) {
-      for (const sub of spawnedBy(call)) {
-        sub.depth ??= depth;
-        assignDepths(sub.messages, depth + 1);
-      }
+    for (const sub of agentsIn(m, false)) {
+      sub.depth ??= depth;
+      assignDepths(sub.messages, depth + 1);
     }
   }
 }

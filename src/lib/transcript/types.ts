@@ -122,7 +122,9 @@ export type UserKind =
   | 'interruption'
   | 'queued-prompt'
   /** A background agent's result (`<task-notification>…`) injected as a user entry: not typed by a person, no turn of its own. */
-  | 'task-notification';
+  | 'task-notification'
+  /** A message from another agent: a teammate's `<teammate-message>` or another session's `<cross-session-message>`; no turn of its own. */
+  | 'agent-message';
 
 export type AssistantKind = 'normal' | 'synthetic' | 'api-error';
 
@@ -161,6 +163,10 @@ export interface UserMessage {
   /** For `command`: name and args parsed from the command tags. */
   /** For `command`: its output, and the expanded text Claude received (a custom command's or skill's prompt). */
   command?: { name: string; args: string; output?: string; expansion?: string };
+  /** For a `/fork` command whose output says `⑂ forked <name>`: the agents it forked, shown where they were forked. */
+  forks?: Subagent[];
+  /** For a `task-notification`: the agent whose result it brings. */
+  resultOf?: Subagent;
   line: number;
   raw: Record<string, unknown>;
 }
@@ -172,6 +178,8 @@ export interface SystemMessage {
   timestamp?: string;
   text: string;
   level?: string;
+  /** For a `local_command` line that says `⑂ forked <name> (<id end>)`: the agents forked there. */
+  forks?: Subagent[];
   line: number;
   raw: Record<string, unknown>;
 }
@@ -285,8 +293,26 @@ export interface Subagent {
   depth?: number;
   /** Set for a workflow run's agents (`subagents/workflows/<runId>/`). */
   workflowRunId?: string;
-  /** How the subagent was linked to its call. */
-  linkedBy?: 'sidecar' | 'tool-use-result' | 'result-text' | 'prompt' | 'progress';
+  /** How the subagent was linked to its call (or, for a fork, to the line that says it was forked). */
+  linkedBy?: 'sidecar' | 'tool-use-result' | 'result-text' | 'prompt' | 'progress' | 'fork-line' | 'fork-context';
+  /**
+   * What kind of agent, when not a plain subagent: a fork (`/fork`, started by no
+   * call, it shares the session's context) or an agent-team teammate (spawned by
+   * an `Agent` call with `team_name`/`name`, talks through `SendMessage`).
+   */
+  role?: 'fork' | 'teammate';
+  /** A fork's or teammate's name (`name` of the sidecar or of the spawning call). */
+  name?: string;
+  /** A teammate's team (`team_name` of the spawning call). */
+  team?: string;
+  /** A teammate's spawn summary (`summary` of the `<teammate-message>` it was spawned with). */
+  summary?: string;
+  /** The `tool_use` id of the call that spawned it. */
+  spawnCallId?: string;
+  /** For a fork: uuid of the message where it was forked. */
+  forkedAt?: string;
+  /** uuid of the `<task-notification>` message that brought its result back to the session. */
+  resultAt?: string;
 }
 
 /** A branch the user rewound away from; shown apart, never in the active transcript. */

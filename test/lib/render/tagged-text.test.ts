@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prepareMessages, renderMessage, type RenderContext } from '../../../src/lib/render/render-message.js';
-import { hasPromptTags, splitTaggedText } from '../../../src/lib/render/tagged-text.js';
+import { hasPromptTags, splitTaggedText } from '../../../src/lib/transcript/prompt-tags.js';
 import type { Message, UserMessage } from '../../../src/lib/transcript/types.js';
 import { parse } from './dom.js';
 import { corpusRoot, loadSessions, testContext } from '../../helpers/render.js';

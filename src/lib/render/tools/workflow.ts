@@ -1,9 +1,9 @@
 /** Workflow: a dynamic workflow run (a JavaScript orchestrator that fans out into agents). */
-import { countOf, formatCount, formatDuration } from '../../format.js';
+import { countOf, formatCount } from '../../format.js';
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
-import { subagentTranscript } from './agent.js';
+import { agentStats, nestedAgentHtml, subagentTranscript } from './agent.js';
 import { codeBlock, field, noteHtml, obj, orError, pathHtml, resultText, str, structured, toolFrame } from './common.js';
 
 /** `name` and `description` from the script's `export const meta = {…}` block, when written plainly. */
@@ -36,9 +36,8 @@ function workflowAgentsHtml(call: ToolCall, ctx: RenderContext): SafeHtml {
   if (!agents.length) return html``;
   const items = agents.map((a, i) => {
     const label = [a.agentType, a.description].filter(Boolean).join(': ') || `Agent ${i + 1}`;
-    const stats = [formatDuration(a.stats.durationMs), a.stats.totalTokens !== undefined ? `${formatCount(a.stats.totalTokens)} tokens` : '', `${formatCount(a.stats.toolUseCount)} tool call${a.stats.toolUseCount === 1 ? '' : 's'}`].filter(Boolean).join(' · ');
-    const body = ctx.depth >= 4 ? html`<p class="no-output">(nested too deep to show)</p>` : ctx.renderMessages(a.messages);
-    return html`<details class="subagent workflow-agent" data-subagent="${a.agentId ?? `${call.id}-${i}`}"><summary>${label} · ${countOf(a.messages.length, 'message')}${stats ? ` · ${stats}` : ''}</summary><div class="subagent-body">${body}</div></details>`;
+    const stats = agentStats(a);
+    return nestedAgentHtml(a, ctx, { key: a.agentId ?? `${call.id}-${i}`, summary: `${label} · ${countOf(a.messages.length, 'message')}${stats.length ? ` · ${stats.join(' · ')}` : ''}`, extraClass: 'workflow-agent' });
   });
   return html`<div class="workflow-agents"><p class="count">${formatCount(agents.length)} agent${agents.length === 1 ? '' : 's'} in this run</p>${items}</div>`;
 }
