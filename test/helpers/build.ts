@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { JSDOM } from 'jsdom';
 import { repoRoot } from './shared.js';
 
 export interface BuildRun {
@@ -59,4 +60,11 @@ export function readAllText(dir: string): Array<{ file: string; text: string }> 
     out.push({ file, text: buf.toString('utf8') });
   }
   return out;
+}
+
+/** Every page of a built session (a long one is paginated), joined into one document. */
+export function sessionDocument(out: string, sessionId: string): Document {
+  const files = listFiles(join(out, 'sessions')).filter((f) => f.includes(`/${sessionId}/`) && f.endsWith('index.html')).sort();
+  if (!files.length) throw new Error(`no page for ${sessionId}`);
+  return new JSDOM(files.map((f) => readFileSync(f, 'utf8')).join('\n')).window.document;
 }

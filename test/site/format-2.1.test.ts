@@ -1,9 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, listFiles, readAllText, type BuildRun } from '../helpers/build.js';
+import { buildSite, listFiles, readAllText, sessionDocument, type BuildRun } from '../helpers/build.js';
 import { repoRoot } from '../helpers/shared.js';
 
 /**
@@ -17,12 +16,7 @@ const E = JSON.parse(readFileSync(join(root, 'EXPECT.json'), 'utf8'));
 const out = mkdtempSync(join(tmpdir(), 'sp-format21-'));
 let run: BuildRun;
 
-/** Every page of a session (a long one is paginated), joined into one document. */
-function sessionDoc(sessionId: string): Document {
-  const files = listFiles(join(out, 'sessions')).filter((f) => f.includes(`/${sessionId}/`) && f.endsWith('index.html')).sort();
-  if (!files.length) throw new Error(`no page for ${sessionId}`);
-  return new JSDOM(files.map((f) => readFileSync(f, 'utf8')).join('\n')).window.document;
-}
+const sessionDoc = (sessionId: string) => sessionDocument(out, sessionId);
 
 /** The element of a tool call, by its id. */
 function callEl(doc: Document, id: string): Element {
