@@ -34,6 +34,7 @@ export const DIAGNOSTIC_CODES = [
   'empty-file',
   'metadata-only',
   'read-error',
+  'kept-output-missing',
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];

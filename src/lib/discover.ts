@@ -21,7 +21,7 @@ export interface SessionSource {
    * (2.1.x), workflow runs' included. Optional: hand-made sources have none.
    */
   sidecarPaths?: string[];
-  /** Absolute paths of `<session>/tool-results/*` files: whole outputs of `<persisted-output>` results. */
+  /** Absolute paths of `<session>/tool-results/*` files: whole outputs of tools (`<id>.txt`) and hooks (`hook-<id>-stdout.txt`) that the records show only in part. */
   toolResultPaths?: string[];
   size: number;
   mtimeMs: number;

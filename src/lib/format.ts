@@ -35,6 +35,11 @@ export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+/** A size for people: `512 bytes`, `41 KB`. */
+export function formatSize(bytes: number): string {
+  return bytes < 1024 ? `${formatCount(bytes)} bytes` : `${formatCount(Math.max(1, Math.round(bytes / 1024)))} KB`;
+}
+
 /** A count and its noun, plural when it is not one: `1 prompt`, `3 prompts`, `2 matches` (with `plural`). */
 export function countOf(n: number, singular: string, plural = `${singular}s`): string {
   return `${formatCount(n)} ${n === 1 ? singular : plural}`;

@@ -13,6 +13,9 @@ const usageSchema = z.object({
   cacheCreation1hTokens: z.number().optional(),
   thinkingTokens: z.number().optional(),
   fastMessages: z.number().optional(),
+  provider: z.string().optional(),
+  statedCost: z.number().optional(),
+  byokMessages: z.number().optional(),
 });
 
 /** Facts shown in a session's header and used for search filters. */
@@ -34,6 +37,7 @@ export const sessionFactsSchema = z.object({
   worktree: z.object({ path: z.string().optional(), branch: z.string().optional(), name: z.string().optional(), enteredFrom: z.string().optional() }).optional(),
   agentName: z.string().optional(),
   tags: z.array(z.string()).default([]),
+  sdk: z.object({ entrypoint: z.string().optional() }).optional(),
 });
 
 // Overview (C2): what each prompt led to, and the session's files, subagents and commits, bounded (src/lib/build/session-overview.ts).

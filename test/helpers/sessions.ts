@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { discoverSources } from '../../src/lib/discover.js';
-import { assignSiblingAgents, openSession } from '../../src/lib/build/open-session.js';
+import { assignSiblingAgents, openSession, type OpenedSession } from '../../src/lib/build/open-session.js';
+import type { RedactionOptions } from '../../src/lib/redact/types.js';
 import type { Message, Session } from '../../src/lib/transcript/types.js';
 
 /** Loads one session file of a `~/.claude/projects`-like tree through the real pipeline (no redaction). */
@@ -12,6 +13,22 @@ export async function loadSessionFile(root: string, relFile: string): Promise<Se
   const loaded = await openSession({ ...source, projectFolder: dirname(relFile) }, { root: layout.root, owners, redaction: false });
   if (!loaded.result.ok) throw new Error(`${relFile}: ${loaded.result.reason}`);
   return loaded.result.session;
+}
+
+/** Opens one session of a fixture tree by its id through the real pipeline; `redaction` `{}` is the defaults, `false` none. */
+export async function openFixtureSession(root: string, sessionId: string, redaction: Partial<RedactionOptions> | false = {}): Promise<OpenedSession> {
+  const layout = await discoverSources(root);
+  const owners = await assignSiblingAgents(layout);
+  const source = layout.sessions.find((s) => s.sessionId === sessionId);
+  if (!source) throw new Error(`fixture session ${sessionId} not found`);
+  return openSession(source, { root, owners, redaction });
+}
+
+/** The model of one session of a fixture tree (see `openFixtureSession`); throws when it has no page. */
+export async function fixtureSession(root: string, sessionId: string, redaction: Partial<RedactionOptions> | false = {}): Promise<Session> {
+  const o = await openFixtureSession(root, sessionId, redaction);
+  if (!o.result.ok) throw new Error(`${sessionId} has no page: ${o.result.reason}`);
+  return o.result.session;
 }
 
 /** All text a reader could see in a message list, nested subagents included. */

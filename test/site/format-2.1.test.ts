@@ -16,10 +16,7 @@ const E = JSON.parse(readFileSync(join(root, 'EXPECT.json'), 'utf8'));
 const out = mkdtempSync(join(tmpdir(), 'sp-format21-'));
 let run: BuildRun;
 
-/** Every page of a session of this build, as one document. */
-function sessionDoc(sessionId: string): Document {
-  return sessionDocument(out, sessionId);
-}
+const sessionDoc = (sessionId: string) => sessionDocument(out, sessionId);
 
 /** The element of a tool call, by its id. */
 function callEl(doc: Document, id: string): Element {

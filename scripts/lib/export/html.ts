@@ -11,8 +11,8 @@ import prices from '../../../src/data/prices.json' with { type: 'json' };
 import { renderSession, type AssetRef } from '../../../src/lib/build/render-session.js';
 import { formatDuration, formatTimestamp, formatTokens } from '../../../src/lib/format.js';
 import { escapeHtml } from '../../../src/lib/render/sanitize.js';
-import { estimateCost, type PriceTable } from '../../../src/lib/site/cost.js';
-import { countOf } from '../../../src/lib/site/summary.js';
+import { usageCost, type PriceTable } from '../../../src/lib/site/cost.js';
+import { countOf, formatEstimate, formatStatedCost } from '../../../src/lib/site/summary.js';
 import { messageAnchor } from '../../../src/lib/site/urls.js';
 import type { Session } from '../../../src/lib/transcript/types.js';
 
@@ -137,9 +137,11 @@ function headerHtml(session: Session, pageUrl: string | undefined): string {
   if (f.models.length) rows.push(['Models', f.models.map((m) => `<span class="chip">${escapeHtml(m)}</span>`).join(' ')]);
   if (f.gitBranches.length) rows.push(['Branch', f.gitBranches.map((b) => `<code class="chip">${escapeHtml(b)}</code>`).join(' ')]);
   rows.push(['Activity', `${countOf(f.promptCount, 'prompt')} · ${countOf(f.messageCount, 'message')} · ${countOf(f.toolCallCount, 'tool call')}`]);
+  const table = prices as PriceTable;
   const usage = f.usage.map((u) => {
-    const cost = estimateCost(u, prices as PriceTable);
-    return `<li>${escapeHtml(u.model)}: ${formatTokens(u.inputTokens)} in, ${formatTokens(u.outputTokens)} out, ${formatTokens(u.cacheReadTokens)} cache read${cost !== undefined ? ` · ≈ $${cost.toFixed(2)}` : ''}</li>`;
+    const cost = usageCost(u, table);
+    const money = cost === undefined ? '' : cost.stated ? ` · ${formatStatedCost(cost.amount, table.currency)} stated` : ` · ${formatEstimate(cost.amount, table.currency)}`;
+    return `<li>${escapeHtml(u.model)}${u.provider ? ` via ${escapeHtml(u.provider)}` : ''}: ${formatTokens(u.inputTokens)} in, ${formatTokens(u.outputTokens)} out, ${formatTokens(u.cacheReadTokens)} cache read${money}</li>`;
   });
   if (usage.length) rows.push(['Tokens', `<ul class="usage">${usage.join('')}</ul><small>Estimated at list prices of ${escapeHtml((prices as PriceTable).asOf)}.</small>`]);
   // Links to other sites are text here: the export makes no request, and a click would be one.

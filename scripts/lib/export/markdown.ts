@@ -12,9 +12,9 @@ import { stripAnsi } from '../../../src/lib/render/ansi.js';
 import { languageForPath } from '../../../src/lib/render/languages.js';
 import { summarizeToolCall } from '../../../src/lib/render/tool-summary.js';
 import { cleanResultText, imageBlocks, resultText, str } from '../../../src/lib/render/tools/common.js';
-import { estimateCost, type PriceTable } from '../../../src/lib/site/cost.js';
+import type { PriceTable } from '../../../src/lib/site/cost.js';
 import { pullRequestLabel } from '../../../src/lib/site/pull-requests.js';
-import { countOf, isWebUrl } from '../../../src/lib/site/summary.js';
+import { countOf, formatCost, isWebUrl, sessionCost } from '../../../src/lib/site/summary.js';
 import type { AssistantMessage, Message, Session, ToolCall, Turn } from '../../../src/lib/transcript/types.js';
 import { blockquote, closeOpenFence, cutText, fence, neutralizeMarkdown, summaryText } from './gfm.js';
 
@@ -79,26 +79,21 @@ function headerBlock(session: Session, options: MarkdownExportOptions): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Tokens in and out summed over models, and the estimated cost where the price table knows the model. */
+/** Tokens in and out summed over models, and the cost: as the records state it, else estimated where the price table knows the model. */
 function tokenLine(session: Session): string | undefined {
   const usage = session.facts.usage;
   if (!usage.length) return undefined;
   let input = 0;
   let output = 0;
   let cache = 0;
-  let cost = 0;
-  let priced = false;
   for (const u of usage) {
     input += u.inputTokens;
     output += u.outputTokens;
     cache += u.cacheReadTokens + u.cacheCreationTokens;
-    const c = estimateCost(u, prices as PriceTable);
-    if (c !== undefined) {
-      cost += c;
-      priced = true;
-    }
   }
-  const money = priced ? ` · ≈ $${cost.toFixed(2)} at list prices of ${(prices as PriceTable).asOf}` : '';
+  const table = prices as PriceTable;
+  const cost = sessionCost(usage, table);
+  const money = cost.total > 0 ? ` · ${formatCost({ ...cost, unpriced: [] }, table.currency)}${cost.total > cost.stated ? ` at list prices of ${table.asOf}` : ''}` : '';
   return `**Tokens:** ${formatTokens(input)} in, ${formatTokens(output)} out, ${formatTokens(cache)} cache${money}`;
 }
 

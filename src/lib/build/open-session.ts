@@ -68,9 +68,9 @@ export async function openSession(source: SessionSource, options: OpenSessionOpt
       readDiagnostics.push({ file: rel(path), line: 0, code: 'read-error', reason: `cannot read agent file: ${(err as Error).message}` });
     }
   }
-  // With tool output dropped, the whole outputs are not read at all.
+  // With tool output dropped, the whole tool outputs are not read at all; hooks' outputs are not tool output.
   const dropOutput = options.redaction !== false && options.redaction.dropToolOutput === true;
-  const persisted = dropOutput ? new Map<string, { content: string }>() : await readToolResults(source, rel, readDiagnostics);
+  const persisted = await readToolResults(source, rel, readDiagnostics, dropOutput ? isHookOutputFile : () => true);
   for (const p of persisted.values()) bytes += Buffer.byteLength(p.content);
   let findings: OpenedSession['findings'] = [];
   let redactor: Redactor | undefined;
@@ -110,14 +110,24 @@ async function readSidecars(source: SessionSource, rel: (p: string) => string, d
   return out;
 }
 
-/** Whole tool outputs kept beside the session (`<session>/tool-results/<name>`), by file name. */
-async function readToolResults(source: SessionSource, rel: (p: string) => string, diagnostics: Diagnostic[]): Promise<Map<string, { content: string }>> {
+/** A hook's whole output kept beside the session (`hook-<id>-stdout.txt`, `hook-<id>-<n>-additionalContext.txt`). */
+function isHookOutputFile(path: string): boolean {
+  return basename(path).startsWith('hook-');
+}
+
+/**
+ * Whole outputs kept beside the session (`<session>/tool-results/<name>`:
+ * tools' and hooks'), by file name, for those `wanted`. Every file read here
+ * goes through the session's redactor with the entries.
+ */
+async function readToolResults(source: SessionSource, rel: (p: string) => string, diagnostics: Diagnostic[], wanted: (path: string) => boolean): Promise<Map<string, { content: string }>> {
   const out = new Map<string, { content: string }>();
   for (const path of source.toolResultPaths ?? []) {
+    if (!wanted(path)) continue;
     try {
       out.set(basename(path), { content: await readFile(path, 'utf8') });
     } catch (err) {
-      diagnostics.push({ file: rel(path), line: 0, code: 'read-error', reason: `cannot read persisted tool output: ${(err as Error).message}` });
+      diagnostics.push({ file: rel(path), line: 0, code: 'read-error', reason: `cannot read kept output: ${(err as Error).message}` });
     }
   }
   return out;

@@ -7,15 +7,15 @@
  * not know still renders, as a small collapsed "attachment: <type>" block with
  * its text fields, never as a JSON dump.
  */
-import { formatCount, formatDuration } from '../format.js';
+import { formatCount, formatDuration, formatSize } from '../format.js';
 import type { AttachmentMessage, MarkerMessage } from '../transcript/types.js';
 import type { RenderContext } from './context.js';
-import { languageForPath } from './highlight.js';
+import { highlightCode, languageForPath } from './highlight.js';
 import { html, joinHtml, type HtmlValue, type SafeHtml } from './sanitize.js';
 import type { MessageView } from './system.js';
 import { codeBlock, field, imageFromBase64, jsonObjectOf, lineCount, markdownBlock, num, obj, pathHtml, str, textBlock } from './tools/common.js';
 
-type AttachmentRenderer = (a: Record<string, unknown>, ctx: RenderContext) => MessageView | undefined;
+type AttachmentRenderer = (a: Record<string, unknown>, ctx: RenderContext, m: AttachmentMessage) => MessageView | undefined;
 
 const RENDERERS: Record<string, AttachmentRenderer> = {
   hook_success: hookResult,
@@ -47,7 +47,7 @@ export function attachmentView(m: AttachmentMessage, ctx: RenderContext): Messag
   const a = m.raw ?? {};
   const type = m.attachmentType || str(a.type) || '';
   const render = Object.prototype.hasOwnProperty.call(RENDERERS, type) ? RENDERERS[type] : unknownAttachment(type);
-  return render(a, ctx);
+  return render(a, ctx, m);
 }
 
 /** The attachment kinds this module renders by meaning. */
@@ -133,8 +133,26 @@ function hookJsonInWords(o: Record<string, unknown>, out: string[] = []): string
   return out.length ? out.join('\n') : undefined;
 }
 
-/** A hook result as one line (event, outcome, command, time), with anything it printed collapsed below. */
-function hookResult(a: Record<string, unknown>): MessageView {
+/** A hook's output field, with its kept whole output when it had one (see `AttachmentMessage.kept`). */
+interface HookOutput {
+  label: string;
+  text: string;
+  /** Read from files kept beside the session (`hook-<id>-stdout.txt`). */
+  kept: boolean;
+  /** Kept files pointed to but not found: `text` is the preview the record holds. */
+  missing: boolean;
+}
+
+/** Characters of a kept output's first line shown in its summary. */
+const KEPT_PREVIEW_CHARS = 120;
+
+/**
+ * A hook result as one line (event, outcome, command, time), with anything it
+ * printed collapsed below. A whole output kept beside the session (hooks'
+ * output over 10,000 characters) stays closed too, its first line in the
+ * summary and all of it one click away, in the page.
+ */
+function hookResult(a: Record<string, unknown>, _ctx: RenderContext, m: AttachmentMessage): MessageView {
   const type = str(a.type) ?? '';
   const [outcome, tone] = HOOK_OUTCOMES[type] ?? ['ran', ''];
   const blocking = obj(a.blockingError);
@@ -144,23 +162,30 @@ function hookResult(a: Record<string, unknown>): MessageView {
   const exit = num(a.exitCode);
   const decision = str(a.decision) ?? str(a.permissionDecision);
   const message = str(blocking?.blockingError) ?? (typeof a.blockingError === 'string' ? a.blockingError : undefined) ?? said(a.message) ?? said(a.reason);
+  const output = (field: 'content' | 'stdout' | 'stderr', label: string): HookOutput | undefined => {
+    const k = m.kept?.[field];
+    const text = said(k ? k.text : a[field]);
+    return text ? { label, text, kept: !!k?.files.length, missing: !!k?.missing.length } : undefined;
+  };
   // `content` often repeats stdout: show each distinct text once.
-  const outputs = (
-    [
-      ['Output', said(a.content)],
-      ['stdout', said(a.stdout)],
-      ['stderr', said(a.stderr)],
-    ] as Array<[string, string | undefined]>
-  ).filter((x, i, all): x is [string, string] => !!x[1] && all.findIndex((y) => y[1] === x[1]) === i);
-  // One short line of output fits on the hook's line; anything longer is collapsed below it.
-  const inline = outputs.length === 1 && lineCount(outputs[0][1]) === 1 && outputs[0][1].length <= 240 ? outputs[0] : undefined;
-  const line = html`<p class="hook-line">Hook <strong>${name}</strong> ${outcome}${decision ? html`: <code>${decision}</code>` : ''}${command ? html` · <code>${command}</code>` : ''}${d ? ` · ${d}` : ''}${exit !== undefined && exit !== 0 ? ` · exit ${exit}` : ''}${inline ? html` — <span class="hook-said${inline[0] === 'stderr' ? ' stderr' : ''}">${inline[1]}</span>` : ''}</p>`;
+  const outputs = [output('content', 'Output'), output('stdout', 'stdout'), output('stderr', 'stderr')].filter((x, i, all): x is HookOutput => !!x && all.findIndex((y) => y?.text === x.text) === i);
+  // One short line of output fits on the hook's line; anything longer (or kept whole) is collapsed below it.
+  const inline = outputs.length === 1 && !outputs[0].kept && !outputs[0].missing && lineCount(outputs[0].text) === 1 && outputs[0].text.length <= 240 ? outputs[0] : undefined;
+  const line = html`<p class="hook-line">Hook <strong>${name}</strong> ${outcome}${decision ? html`: <code>${decision}</code>` : ''}${command ? html` · <code>${command}</code>` : ''}${d ? ` · ${d}` : ''}${exit !== undefined && exit !== 0 ? ` · exit ${exit}` : ''}${inline ? html` — <span class="hook-said${inline.label === 'stderr' ? ' stderr' : ''}">${inline.text}</span>` : ''}</p>`;
   const error = message ? html`<div class="tool-error"><p class="error-text">${message}</p></div>` : '';
+  const loose = outputs.filter((o) => !o.kept);
   const out =
-    outputs.length && !inline
-      ? html`<details class="hook-output"><summary>${outputs.map(([k]) => k).join(', ')} · ${linesLabel(outputs.reduce((n, [, v]) => n + lineCount(v), 0))}</summary>${outputs.map(([k, v]) => html`${outputs.length > 1 ? html`<p class="stream-label">${k}</p>` : ''}${textBlock(v, k)}`)}</details>`
+    loose.length && !inline
+      ? html`<details class="hook-output"><summary>${loose.map((o) => o.label).join(', ')} · ${linesLabel(loose.reduce((n, o) => n + lineCount(o.text), 0))}</summary>${loose.map((o) => html`${loose.length > 1 ? html`<p class="stream-label">${o.label}</p>` : ''}${textBlock(o.text, o.label)}`)}${loose.some((o) => o.missing) ? html`<p class="tool-message kept-missing">Only a preview is shown: the whole output was not found beside the session.</p>` : ''}</details>`
       : '';
-  return { kind: 'attachment', body: html`${line}${error}${out}`, extraClass: `compact hook${tone}` };
+  return { kind: 'attachment', body: html`${line}${error}${out}${outputs.filter((o) => o.kept).map(keptHookOutput)}`, extraClass: `compact hook${tone}` };
+}
+
+/** A hook's whole output kept beside the session: closed, its first line in the summary, the whole text inside (no second "show more"). */
+function keptHookOutput(o: HookOutput): SafeHtml {
+  const first = o.text.trimStart().split('\n', 1)[0];
+  const preview = first.length > KEPT_PREVIEW_CHARS ? `${first.slice(0, KEPT_PREVIEW_CHARS)}…` : first;
+  return html`<details class="hook-output kept"><summary>${o.label} · ${linesLabel(lineCount(o.text))} · ${formatSize(Buffer.byteLength(o.text))}, whole output${preview ? html` — <span class="hook-said">${preview}</span>` : ''}</summary>${highlightCode(o.text, { className: 'plain' })}</details>`;
 }
 
 // ---------------------------------------------------------------------------

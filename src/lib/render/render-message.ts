@@ -326,7 +326,7 @@ function renderAssistant(m: AssistantMessage, ctx: RenderContext, continues = fa
   // A message a later refusal withdrew stays readable, marked, with a link to the refusal.
   const withdrawn = m.retractedBy ? html` <a class="badge badge-warn retracted-by" href="#m-${m.retractedBy}">withdrawn</a>` : '';
   // No body wrapper: an assistant message is most of a page's articles, and its blocks need none.
-  return frame('assistant', m.uuid, m.timestamp, body, { label: m.model || withdrawn ? html`${m.model ? html`<span class="model">${m.model}</span>` : ''}${withdrawn}` : undefined, extraClass: m.retractedBy ? 'retracted' : undefined });
+  return frame('assistant', m.uuid, m.timestamp, body, { label: m.model || withdrawn ? html`${m.model ? html`<span class="model">${m.model}</span>` : ''}${m.model && m.provider ? html` <span class="provider">via ${m.provider}</span>` : ''}${withdrawn}` : undefined, extraClass: m.retractedBy ? 'retracted' : undefined });
 }
 
 function renderAssistantBlock(b: ContentBlock, m: AssistantMessage, calls: Map<string, ToolCall>, ctx: RenderContext): SafeHtml {

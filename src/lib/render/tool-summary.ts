@@ -6,7 +6,7 @@
  */
 import { countOf, formatCount, formatDuration } from '../format.js';
 import type { ToolCall } from '../transcript/types.js';
-import { cleanResultText, lineCount, num, obj, resultText, str, structured } from './tools/common.js';
+import { cleanResultText, keptOutput, lineCount, num, obj, resultText, str, structured } from './tools/common.js';
 import { computeHunks, patchHunks, type Hunk } from './tools/files.js';
 import { parseMcpName } from './tools/generic.js';
 import { ROW_SUMMARIES } from './tools/row-summaries.js';
@@ -97,7 +97,7 @@ const bash: Summarizer = (call) => {
   if (exit) return { target, outcome: `exit ${exit}` };
   if (s?.interrupted === true) return { target, outcome: 'interrupted' };
   if (str(s?.backgroundTaskId)) return { target, outcome: 'running in background' };
-  const stdout = str(s?.stdout);
+  const stdout = keptOutput(call) ?? str(s?.stdout);
   const stderr = str(s?.stderr);
   if (stdout !== undefined || stderr !== undefined) return { target, outcome: outputLines(`${stdout ?? ''}${stdout && stderr ? '\n' : ''}${stderr ?? ''}`) };
   return { target, outcome: outputLines(resultText(r)) };

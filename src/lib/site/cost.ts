@@ -37,3 +37,21 @@ export function estimateCost(usage: ModelUsage, prices: PriceTable): number | un
   // Fast messages are not told apart token by token: the factor applies to the share of messages.
   return fast > 0 ? base * (1 + ((p.fastMultiplier! - 1) * fast) / Math.max(usage.messages, 1)) : base;
 }
+
+/** What one usage row cost, and whether the records state it or the price table estimates it. */
+export interface UsageCost {
+  amount: number;
+  /** The records state it (`usage.cost` of a gateway, USD); otherwise an estimate at list prices. */
+  stated: boolean;
+}
+
+/**
+ * The cost of one model's usage: as the records state it when they do (models
+ * reached through a gateway), else estimated from the price table; undefined
+ * when neither is known (never a guess).
+ */
+export function usageCost(usage: ModelUsage, prices: PriceTable): UsageCost | undefined {
+  if (usage.statedCost !== undefined) return { amount: usage.statedCost, stated: true };
+  const amount = estimateCost(usage, prices);
+  return amount === undefined ? undefined : { amount, stated: false };
+}

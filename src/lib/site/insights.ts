@@ -6,7 +6,7 @@
  * these, and tests recompute them independently from the inputs.
  */
 import type { SessionEntry } from '../../schemas/session.js';
-import { estimateCost, type PriceTable } from './cost.js';
+import { usageCost, type PriceTable } from './cost.js';
 
 /** What the aggregation reads of an entry. */
 export type InsightInput = Pick<SessionEntry, 'slug' | 'title' | 'projectSlug' | 'projectName' | 'facts'>;
@@ -18,7 +18,7 @@ export interface WeekFigures {
   prompts: number;
   /** Tokens per model (input + output + cache writes + cache reads). */
   tokens: Record<string, number>;
-  /** Estimated cost per model; models the price table does not know are left out. */
+  /** Cost per model, as the records state it or estimated; models with neither are left out. */
   cost: Record<string, number>;
 }
 
@@ -88,7 +88,7 @@ export function computeInsights(entries: InsightInput[], prices: PriceTable, lim
     for (const u of f.usage) {
       if (u.model === '<synthetic>') continue;
       const tokens = usageTokens(u);
-      const cost = estimateCost(u, prices);
+      const cost = usageCost(u, prices)?.amount;
       totals.tokens += tokens;
       project.tokens += tokens;
       if (cost !== undefined) totals.cost += cost;

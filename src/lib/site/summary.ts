@@ -4,7 +4,7 @@
  */
 import { countOf } from '../format.js';
 import type { ModelUsage } from '../transcript/types.js';
-import { estimateCost, type PriceTable } from './cost.js';
+import { usageCost, type PriceTable } from './cost.js';
 
 export { countOf };
 
@@ -22,32 +22,61 @@ export function projectRelative(path: string, projectPath: string): string {
 }
 
 export interface CostEstimate {
-  /** Sum over the models whose price is known, in the table's currency. */
+  /** Sum over the models whose cost is known, stated or estimated, in the table's currency. */
   total: number;
-  /** Models in the usage that have no price in the table. */
+  /** The part of `total` the records state (gateways' `usage.cost`); the rest is estimated at list prices. */
+  stated: number;
+  /** Models in the usage that have neither a stated cost nor a price in the table. */
   unpriced: string[];
 }
 
-/** The estimated cost of a session's usage: what is known, and which models have no price. */
+/** A session's cost: what the records state, plus estimates for the models with a known price, and which models have neither. */
 export function sessionCost(usage: ModelUsage[], prices: PriceTable): CostEstimate {
   let total = 0;
+  let stated = 0;
   const unpriced: string[] = [];
   for (const u of usage) {
     // A model that used no tokens (`<synthetic>` messages) costs nothing, priced or not.
-    if (u.inputTokens + u.outputTokens + u.cacheCreationTokens + u.cacheReadTokens === 0) continue;
-    const cost = estimateCost(u, prices);
-    if (cost === undefined) unpriced.push(u.model);
-    else total += cost;
+    if (u.inputTokens + u.outputTokens + u.cacheCreationTokens + u.cacheReadTokens === 0 && !u.statedCost) continue;
+    const cost = usageCost(u, prices);
+    if (cost === undefined) {
+      if (!unpriced.includes(u.model)) unpriced.push(u.model);
+      continue;
+    }
+    total += cost.amount;
+    if (cost.stated) stated += cost.amount;
   }
-  return { total, unpriced };
+  return { total, stated, unpriced };
 }
 
-/** "≈ $1.23", "< $0.01", "≈ $1.23 + price unknown" or "price unknown"; empty when there was no usage at all. */
+/** The currency sign a cost is written with. */
+function currencySign(currency: string): string {
+  return currency === 'USD' ? '$' : `${currency} `;
+}
+
+/** A stated cost as the records give it, to a hundredth of a cent: `$0.0873`, `$1.20`. */
+export function formatStatedCost(amount: number, currency = 'USD'): string {
+  return `${currencySign(currency)}${amount.toFixed(4).replace(/0{1,2}$/, '')}`;
+}
+
+/** An estimate: `≈ $1.23`, or `< $0.01`. */
+export function formatEstimate(amount: number, currency = 'USD'): string {
+  const sign = currencySign(currency);
+  return amount < 0.01 ? `< ${sign}0.01` : `≈ ${sign}${amount.toFixed(2)}`;
+}
+
+/**
+ * A session's cost in words: "≈ $1.23", "< $0.01", "$0.0873 stated + ≈ $1.23",
+ * "≈ $1.23 + price unknown" or "price unknown"; empty when there was no usage at all.
+ */
 export function formatCost(cost: CostEstimate, currency = 'USD'): string {
-  const sign = currency === 'USD' ? '$' : `${currency} `;
-  const known = cost.total > 0 ? (cost.total < 0.01 ? `< ${sign}0.01` : `≈ ${sign}${cost.total.toFixed(2)}`) : '';
-  if (!cost.unpriced.length) return known;
-  return known ? `${known} + price unknown` : 'price unknown';
+  const estimated = cost.total - cost.stated;
+  const parts = [
+    cost.stated > 0 ? `${formatStatedCost(cost.stated, currency)} stated` : '',
+    estimated > 1e-9 ? formatEstimate(estimated, currency) : '',
+    cost.unpriced.length ? 'price unknown' : '',
+  ];
+  return parts.filter(Boolean).join(' + ');
 }
 
 /** Only web links are followed from an overview: anything else is shown as text. */

@@ -87,11 +87,16 @@ export function attachmentDisposition(att: Record<string, unknown>): AttachmentD
   if (type === 'queued_command') return { show: 'queued-prompt' };
   const marker = MARKER_KINDS[type];
   if (marker) return { show: 'marker', markerType: marker[0], value: marker[1] };
-  if (HOOK_KINDS.has(type)) return type === 'hook_success' && !hookSaidSomething(att) ? { show: 'hidden', hidden: 'hook results' } : { show: 'message' };
+  if (isHookAttachment(att)) return type === 'hook_success' && !hookSaidSomething(att) ? { show: 'hidden', hidden: 'hook results' } : { show: 'message' };
   if (CONTEXT_KINDS.has(type)) return { show: 'message' };
   const hidden = HIDDEN_KINDS[type];
   if (hidden) return { show: 'hidden', hidden };
   return { show: 'hidden', hidden: `attachments of unknown kind ${type || '(none)'}` };
+}
+
+/** Whether an attachment is a hook's outcome (its output fields may point to whole outputs kept beside the session). */
+export function isHookAttachment(att: Record<string, unknown>): boolean {
+  return typeof att.type === 'string' && HOOK_KINDS.has(att.type);
 }
 
 /** Whether a successful hook left output a reader may want (an empty object on stdout is the usual nothing). */

@@ -396,7 +396,7 @@ function computeFacts(entries: Entry[], messages: Message[], turns: Turn[], suba
   }
   const usage = sumUsage(entries);
   for (const sub of subagents) {
-    for (const m of sub.messages) if (m.kind === 'assistant') addUsage(usage, m.model, m.usage, m.messageId ?? m.uuid);
+    for (const m of sub.messages) if (m.kind === 'assistant') addUsage(usage, m, m.usage, m.messageId ?? m.uuid);
   }
   return {
     projectPath,
@@ -411,12 +411,29 @@ function computeFacts(entries: Entry[], messages: Message[], turns: Turn[], suba
     messageCount: messages.filter((m) => m.kind === 'assistant' || isPromptMessage(m)).length,
     toolCallCount,
     toolCounts,
-    usage: [...usage.values()].map(({ seen: _seen, ...u }) => u).sort((a, b) => a.model.localeCompare(b.model)),
+    usage: [...usage.values()].map(({ seen: _seen, ...u }) => u).sort((a, b) => a.model.localeCompare(b.model) || (a.provider ?? '').localeCompare(b.provider ?? '') || Number(a.statedCost !== undefined) - Number(b.statedCost !== undefined)),
     pullRequests: metadata.pullRequests,
     ...(metadata.worktree ? { worktree: metadata.worktree } : {}),
     ...(metadata.agentName ? { agentName: metadata.agentName } : {}),
     tags: metadata.tags,
+    ...sdkFact(main),
   };
+}
+
+/** `entrypoint` values of a session run from the Agent SDK (`sdk-cli`, `sdk-ts`, `sdk-py`). */
+const SDK_ENTRYPOINT = /^sdk(-|$)/;
+
+/**
+ * Whether the session was run from the Agent SDK, from what its entries say:
+ * an `sdk-*` entrypoint, prompts with `promptSource: "sdk"`, or an
+ * `origin.kind` of `sdk`. Such prompts are prompts like any other; this only
+ * says where they came from.
+ */
+function sdkFact(main: Entry[]): Pick<SessionFacts, 'sdk'> {
+  const entrypoint = main.map((e) => str(e.raw.entrypoint)).find((v) => v !== undefined && SDK_ENTRYPOINT.test(v));
+  const fromSdk = (e: Entry) => e.raw.promptSource === 'sdk' || (e.raw.origin as { kind?: unknown } | undefined)?.kind === 'sdk';
+  if (!entrypoint && !main.some(fromSdk)) return {};
+  return { sdk: entrypoint ? { entrypoint } : {} };
 }
 
 type UsageAcc = ModelUsage & { seen: Set<string> };
@@ -436,27 +453,41 @@ function sumUsage(entries: Entry[]): Map<string, UsageAcc> {
   const acc = new Map<string, UsageAcc>();
   for (const [id, e] of finalById) {
     const m = messageOf(e);
-    addUsage(acc, typeof m?.model === 'string' ? m.model : undefined, m?.usage as Usage | undefined, id);
+    addUsage(acc, { model: typeof m?.model === 'string' ? m.model : undefined, provider: str(m?.provider) }, m?.usage as Usage | undefined, id);
   }
   return acc;
 }
 
+/** The cost a message's usage states (gateways write one), in USD; undefined when it states none. */
+function statedCost(usage: Usage): number | undefined {
+  return typeof usage.cost === 'number' && Number.isFinite(usage.cost) && usage.cost >= 0 ? usage.cost : undefined;
+}
+
 /**
- * Adds one message's usage to its model. A request that fell back to another
- * model mid-way lists each model's part in `iterations`: then each part counts
- * for its own model. Thinking tokens are part of the output tokens already.
+ * Adds one message's usage to its model (and gateway). A request that fell
+ * back to another model mid-way lists each model's part in `iterations`: then
+ * each part counts for its own model, unless the record states the request's
+ * cost (that figure belongs to the request as a whole). Messages with a stated
+ * cost and messages without one go to separate rows, so that a row is either
+ * wholly stated or wholly left to the price table. Thinking tokens are part of
+ * the output tokens already.
  */
-function addUsage(acc: Map<string, UsageAcc>, model: string | undefined, usage: Usage | undefined, id: string): void {
+function addUsage(acc: Map<string, UsageAcc>, by: { model?: string; provider?: string }, usage: Usage | undefined, id: string): void {
+  const { model, provider } = by;
   if (!model || model === '<synthetic>' || !usage) return;
+  const cost = statedCost(usage);
   const parts = Array.isArray(usage.iterations) ? (usage.iterations as Array<Usage & { model?: unknown }>) : [];
-  if (parts.some((p) => p && typeof p.model === 'string' && p.model !== model)) {
-    parts.forEach((p, i) => p && addUsage(acc, typeof p.model === 'string' ? p.model : model, { ...p, iterations: undefined, speed: usage.speed }, `${id}#${i}`));
+  if (cost === undefined && parts.some((p) => p && typeof p.model === 'string' && p.model !== model)) {
+    parts.forEach((p, i) => p && addUsage(acc, { model: typeof p.model === 'string' ? p.model : model, provider }, { ...p, iterations: undefined, speed: usage.speed }, `${id}#${i}`));
     return;
   }
-  let u = acc.get(model);
+  const key = JSON.stringify([model, provider ?? '', cost !== undefined]);
+  let u = acc.get(key);
   if (!u) {
     u = { model, messages: 0, inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0, cacheCreation1hTokens: 0, thinkingTokens: 0, fastMessages: 0, seen: new Set() };
-    acc.set(model, u);
+    if (provider) u.provider = provider;
+    if (cost !== undefined) u.statedCost = 0;
+    acc.set(key, u);
   }
   if (u.seen.has(id)) return;
   u.seen.add(id);
@@ -468,6 +499,8 @@ function addUsage(acc: Map<string, UsageAcc>, model: string | undefined, usage: 
   u.cacheCreation1hTokens = (u.cacheCreation1hTokens ?? 0) + num(usage.cache_creation?.ephemeral_1h_input_tokens);
   u.thinkingTokens = (u.thinkingTokens ?? 0) + num(usage.output_tokens_details?.thinking_tokens);
   if (usage.speed === 'fast') u.fastMessages = (u.fastMessages ?? 0) + 1;
+  if (cost !== undefined) u.statedCost = (u.statedCost ?? 0) + cost;
+  if (usage.is_byok === true) u.byokMessages = (u.byokMessages ?? 0) + 1;
 }
 
 function str(v: unknown): string | undefined {

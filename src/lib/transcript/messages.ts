@@ -1,9 +1,10 @@
 import type { Diagnostic } from '../diagnostics.js';
-import { attachmentDisposition } from './attachments.js';
+import { attachmentDisposition, isHookAttachment } from './attachments.js';
 import { classifyAssistant, classifyUser, contentBlocks, messageOf, queuedKind, tagContent, textOf } from './entries.js';
-import { resolvePersistedOutput, type PersistedOutputs } from './persisted-output.js';
+import { previewText, resolveKeptText, resolvePersistedOutput, type PersistedOutputs } from './persisted-output.js';
 import type {
   AssistantMessage,
+  AttachmentMessage,
   CompactionMessage,
   ContentBlock,
   Entry,
@@ -30,7 +31,10 @@ export interface MessagesResult {
 
 /** What a branch's messages may draw on beyond its entries. */
 export interface BuildMessagesOptions {
-  /** Whole outputs of `<persisted-output>` results, by file name (already redacted). */
+  /**
+   * Whole outputs kept beside the session, by file name (already redacted).
+   * When given, a record that points to a file not in it is reported.
+   */
   persisted?: PersistedOutputs;
 }
 
@@ -54,6 +58,9 @@ interface Collected {
   /** uuid of a retracted message → uuid of the entry that retracted it. */
   retracted: Map<string, string>;
   options: BuildMessagesOptions;
+  /** The file the entries come from, for diagnostics. */
+  file: string;
+  diagnostics: Diagnostic[];
 }
 
 /**
@@ -72,10 +79,12 @@ export function buildMessages(entries: Entry[], file: string, options: BuildMess
     turnDurations: [],
     retracted: new Map(),
     options,
+    file,
+    diagnostics: [],
   };
   for (const entry of entries) collectEntry(collected, entry);
-  const diagnostics: Diagnostic[] = [];
-  const orphanToolResults = pairToolResults(collected, file, diagnostics);
+  const { diagnostics } = collected;
+  const orphanToolResults = pairToolResults(collected);
   const { messages, toolCalls } = collected;
   const unpairedToolUses = [...toolCalls.values()].filter((call) => !call.result).map((call) => call.id);
   markRetracted(collected);
@@ -146,6 +155,7 @@ function assistantFor(c: Collected, entry: Entry, message: Record<string, unknow
     uuids: [],
     messageId: id,
     model: typeof message.model === 'string' ? message.model : undefined,
+    ...(typeof message.provider === 'string' && message.provider.trim() ? { provider: message.provider } : {}),
     timestamp: entry.timestamp,
     blocks: [],
     toolCalls: [],
@@ -283,8 +293,33 @@ function collectAttachment(c: Collected, entry: Entry): void {
   } else if (d.show === 'queued-prompt') {
     collectQueuedPrompt(c, entry, att);
   } else {
-    c.messages.push({ kind: 'attachment', uuid: entryUuid(entry), timestamp: entry.timestamp, attachmentType: String(att.type), raw: att, line: entry.line });
+    const kept = isHookAttachment(att) ? keptHookOutputs(c, entry, att) : undefined;
+    c.messages.push({ kind: 'attachment', uuid: entryUuid(entry), timestamp: entry.timestamp, attachmentType: String(att.type), raw: att, ...(kept ? { kept } : {}), line: entry.line });
   }
+}
+
+const HOOK_OUTPUT_FIELDS = ['content', 'stdout', 'stderr'] as const;
+
+/**
+ * A hook's output fields that are `<persisted-output>` previews (output over
+ * 10,000 characters), with the whole outputs kept beside the session put in
+ * their place. A file that is not there is reported on the entry's line.
+ */
+function keptHookOutputs(c: Collected, entry: Entry, att: Record<string, unknown>): AttachmentMessage['kept'] {
+  if (!c.options.persisted) return undefined;
+  let kept: AttachmentMessage['kept'];
+  for (const field of HOOK_OUTPUT_FIELDS) {
+    const k = resolveKeptText(att[field], c.options.persisted);
+    if (!k) continue;
+    (kept ??= {})[field] = k;
+    for (const file of k.missing) reportMissingOutput(c, entry, file, 'hook output');
+  }
+  return kept;
+}
+
+/** A record points to a whole output that is not beside the session: what the record holds is shown instead. */
+function reportMissingOutput(c: Collected, entry: Entry, file: string, what: string): void {
+  c.diagnostics.push({ file: c.file, line: entry.line, code: 'kept-output-missing', reason: `the whole ${what} (tool-results/${file}) was not found beside the session; only the part the record holds is shown` });
 }
 
 /** A prompt typed while the model was busy, queued for after it: text, or blocks (a pasted image and its text). */
@@ -309,14 +344,15 @@ function collectQueuedPrompt(c: Collected, entry: Entry, att: Record<string, unk
  * Pairs every tool result with its call. A result whose call is not on this
  * branch is shown on its own and reported. Returns the ids of those orphans.
  */
-function pairToolResults(c: Collected, file: string, diagnostics: Diagnostic[]): string[] {
+function pairToolResults(c: Collected): string[] {
+  const { file, diagnostics } = c;
   const orphanToolResults: string[] = [];
   for (const entry of c.resultEntries) {
     const results = contentBlocks(entry).filter((b) => b.type === 'tool_result') as ToolResultBlock[];
     for (const block of results) {
       const call = c.toolCalls.get(block.tool_use_id);
       if (call) {
-        if (!call.result) call.result = toolResult(entry, block, results.length, c.options.persisted);
+        if (!call.result) call.result = toolResult(c, entry, block, results.length);
         continue;
       }
       orphanToolResults.push(block.tool_use_id);
@@ -327,7 +363,7 @@ function pairToolResults(c: Collected, file: string, diagnostics: Diagnostic[]):
   return orphanToolResults;
 }
 
-function toolResult(entry: Entry, block: ToolResultBlock, resultsInEntry: number, persisted: PersistedOutputs | undefined): ToolResult {
+function toolResult(c: Collected, entry: Entry, block: ToolResultBlock, resultsInEntry: number): ToolResult {
   const result: ToolResult = {
     uuid: entryUuid(entry),
     timestamp: entry.timestamp,
@@ -337,10 +373,18 @@ function toolResult(entry: Entry, block: ToolResultBlock, resultsInEntry: number
     // result cannot be told apart, so only a lone result gets it.
     toolUseResult: resultsInEntry === 1 ? entry.raw.toolUseResult : undefined,
   };
-  const whole = persisted ? resolvePersistedOutput(result.content, persisted) : undefined;
-  if (whole) {
-    result.content = whole.content;
-    result.persistedOutput = { file: whole.file, chars: whole.content.length };
+  const persisted = c.options.persisted;
+  const kept = persisted ? resolvePersistedOutput(result.content, result.toolUseResult, persisted) : undefined;
+  if (kept) {
+    result.persistedOutput = kept.ref;
+    if (kept.content !== undefined) {
+      result.content = kept.content;
+    } else {
+      // What the record holds: the preview's text, without its wrapper and the path it names.
+      if (typeof result.content === 'string') result.content = previewText(result.content);
+      else if (Array.isArray(result.content)) result.content = result.content.map((b) => (b.type === 'text' && typeof (b as { text?: unknown }).text === 'string' ? { ...b, text: previewText((b as { text: string }).text) } : b));
+      reportMissingOutput(c, entry, kept.ref.file, 'tool output');
+    }
   }
   return result;
 }

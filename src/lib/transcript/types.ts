@@ -87,6 +87,10 @@ export interface Usage {
   speed?: string;
   /** 2.1.x: per-iteration usage of a multi-iteration request. */
   iterations?: unknown[];
+  /** 2.1.2xx, models reached through a gateway: the request's cost in USD, as the gateway reported it. */
+  cost?: number;
+  /** 2.1.2xx, gateway: billed to the user's own key. */
+  is_byok?: boolean;
 }
 
 /** One line of a session file that yielded a JSON object. */
@@ -138,6 +142,8 @@ export interface AssistantMessage {
   uuids: string[];
   messageId?: string;
   model?: string;
+  /** `message.provider`: the gateway a non-Anthropic model was reached through (`openrouter`, `bedrock`). */
+  provider?: string;
   timestamp?: string;
   /** Each block exactly once, in order. */
   blocks: ContentBlock[];
@@ -212,6 +218,8 @@ export interface AttachmentMessage {
   attachmentType: string;
   /** The entry's `attachment` object (after redaction). */
   raw: Record<string, unknown>;
+  /** A hook's output fields (`content`, `stdout`, `stderr`) that point to whole outputs kept beside the session (`hook-<id>-stdout.txt`), resolved. */
+  kept?: Partial<Record<'content' | 'stdout' | 'stderr', KeptText>>;
   line: number;
 }
 
@@ -257,11 +265,25 @@ export interface ToolResult {
   /** The entry's `toolUseResult`: structured output, e.g. `structuredPatch`, `stdout`. */
   toolUseResult?: unknown;
   /**
-   * Set when the result was a `<persisted-output>` preview and the whole
-   * output was read from `<session-id>/tool-results/<id>.txt`: `content`
-   * then holds the whole output (redacted) and this names the file.
+   * Set when the result points to a whole output kept beside the session
+   * (`<session-id>/tool-results/<name>`, by a `<persisted-output>` preview or
+   * `toolUseResult.persistedOutputPath`). When the file was read, `content`
+   * holds the whole output (redacted) and wins over a cut `stdout`.
    */
-  persistedOutput?: { file: string; chars: number };
+  persistedOutput?: PersistedOutputRef;
+}
+
+/** A kept whole output a record points to: read (`chars` long), or not found beside the session. */
+export type PersistedOutputRef = { file: string; chars: number; missing?: undefined } | { file: string; missing: true; /** `persistedOutputSize` as the record states it. */ bytes?: number };
+
+/** A record's text field with its `<persisted-output>` previews replaced by the whole outputs they point to. */
+export interface KeptText {
+  /** The whole text (a preview whose file is missing keeps its preview text). */
+  text: string;
+  /** Kept files read into `text`. */
+  files: string[];
+  /** Kept files pointed to but not found. */
+  missing: string[];
 }
 
 /** A human prompt and every message that answers it, until the next prompt. */
@@ -338,6 +360,16 @@ export interface ModelUsage {
   thinkingTokens?: number;
   /** Messages answered in `fast` mode. */
   fastMessages?: number;
+  /** The gateway the model was reached through (`message.provider`); usage is kept apart per provider. */
+  provider?: string;
+  /**
+   * The cost in USD the records state (`usage.cost`, written for models
+   * reached through a gateway), summed. Set only on a row whose every message
+   * stated one: messages without a stated cost are counted in a row of their own.
+   */
+  statedCost?: number;
+  /** Messages billed to the user's own key at the gateway (`usage.is_byok`). */
+  byokMessages?: number;
 }
 
 export interface SessionFacts {
@@ -364,6 +396,8 @@ export interface SessionFacts {
   agentName?: string;
   /** From `tag` lines, in order first seen. */
   tags: string[];
+  /** Set when the session was run from the Agent SDK (`entrypoint: "sdk-*"`, `promptSource: "sdk"` or `origin.kind: "sdk"`). */
+  sdk?: { entrypoint?: string };
 }
 
 export interface Session {

@@ -38,7 +38,7 @@ describe('how the overview and the cards word their facts', () => {
     const usage = (model: string, inputTokens: number) => ({ model, messages: 1, inputTokens, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0 });
     const known = prices.models[0].match;
     const priced = sessionCost([usage(`claude-${known}-20990101`, 1_000_000)], prices);
-    expect(priced).toEqual({ total: prices.models[0].input, unpriced: [] });
+    expect(priced).toEqual({ total: prices.models[0].input, stated: 0, unpriced: [] });
     expect(formatCost(priced)).toBe(`≈ $${prices.models[0].input.toFixed(2)}`);
     const unknown = sessionCost([usage('some-other-model', 1000)], prices);
     expect(formatCost(unknown)).toBe('price unknown');

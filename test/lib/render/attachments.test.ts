@@ -161,6 +161,32 @@ describe('attachments from documented shapes', () => {
     expect(text(d?.querySelector('summary'))).toBe('Output, stderr · 4 lines');
   });
 
+  // 2.1.2xx: a hook's output over 10,000 characters is kept as `tool-results/hook-<uuid>-stdout.txt`; the model resolves it.
+  const wholeHook = ['# Workspace briefing', ...Array.from({ length: 150 }, (_, i) => `- item ${i + 1}`), 'HOOK-END'].join('\n');
+  const keptHook = (kept: AttachmentMessage['kept']): AttachmentMessage => ({
+    ...message({ type: 'hook_success', hookName: 'SessionStart:startup', command: 'briefing.sh', content: '', stdout: '<persisted-output>\nOutput too large (12KB). Full output saved to: /p/tool-results/hook-1-stdout.txt\n\nPreview (first 2KB):\n# Workspace briefing\n...\n</persisted-output>' }),
+    kept,
+  });
+
+  it('a hook output kept beside the session is one closed line with its first line, the whole output inside', () => {
+    const el = render(keptHook({ stdout: { text: wholeHook, files: ['hook-1-stdout.txt'], missing: [] } }));
+    const d = el?.querySelector('details.hook-output.kept');
+    expect(d?.hasAttribute('open')).toBe(false);
+    expect(text(d?.querySelector('summary'))).toMatch(/^stdout · 152 lines · \d+ KB, whole output — # Workspace briefing$/);
+    // All of it one click away: no second "show more" inside.
+    expect(d?.textContent).toContain('HOOK-END');
+    expect(d?.querySelector('details')).toBeNull();
+    expect(text(el?.querySelector('.hook-line'))).toBe('Hook SessionStart:startup ran · briefing.sh');
+    expect(el?.textContent).not.toContain('persisted-output');
+  });
+
+  it('a kept hook output that is missing shows its preview and says the whole output was not found', () => {
+    const el = render(keptHook({ stdout: { text: '# Workspace briefing\n...', files: [], missing: ['hook-1-stdout.txt'] } }));
+    expect(el?.querySelector('details.hook-output.kept')).toBeNull();
+    expect(text(el?.querySelector('details.hook-output .kept-missing'))).toBe('Only a preview is shown: the whole output was not found beside the session.');
+    expect(el?.textContent).not.toContain('persisted-output');
+  });
+
   it('IDE selection, diagnostics, task status and PDF references say what they are', () => {
     expect(text(render(message({ type: 'selected_lines_in_ide', filename: '/r/a.py', displayPath: 'a.py', lineStart: 3, lineEnd: 5, content: 'x = 1', ideName: 'VS Code' }))?.querySelector('summary'))).toBe('Selected lines 3–5 of a.py in VS Code');
     const diag = render(message({ type: 'diagnostics', files: [{ uri: 'file:///r/a.ts', diagnostics: [{ message: 'Cannot find name x', severity: 'Error', range: { start: { line: 9, character: 1 } }, source: 'ts' }] }] }));

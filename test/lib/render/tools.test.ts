@@ -72,6 +72,27 @@ describe('Bash', () => {
     const call = toolCall('Bash', { command: 'sleep 100' }, { content: 'x', toolUseResult: { stdout: 'partial', stderr: '', interrupted: true } });
     expect(text(render(call).querySelector('.exit-status'))).toContain('Interrupted');
   });
+
+  // 2.1.22x: a large output's stdout is cut at 30,000 characters; the whole output is kept beside the session.
+  const whole = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n') + '\nWHOLE-END';
+  const cut = whole.slice(0, 60);
+
+  it('shows the whole kept output, not the cut stdout, and counts its lines in the row', () => {
+    const call = toolCall('Bash', { command: 'make test' }, { content: whole, toolUseResult: { stdout: cut, stderr: '', interrupted: false, persistedOutputPath: '/p/tool-results/byshsvyn3.txt' } });
+    call.result!.persistedOutput = { file: 'byshsvyn3.txt', chars: whole.length };
+    const el = render(call);
+    expect(el.querySelector('.tool-output')?.textContent).toContain('WHOLE-END');
+    expect(text(el.querySelector(TOOL_ROW.outcome))).toBe('41 lines');
+    expect(el.querySelector('.kept-missing')).toBeNull();
+  });
+
+  it('shows the cut stdout with a note when the kept output is missing', () => {
+    const call = toolCall('Bash', { command: 'make test' }, { content: cut, toolUseResult: { stdout: cut, stderr: '', interrupted: false } });
+    call.result!.persistedOutput = { file: 'q8w3e5r7t.txt', missing: true, bytes: 52340 };
+    const el = render(call);
+    expect(el.querySelector('.tool-output')?.textContent).toContain(cut.split('\n')[3]);
+    expect(text(el.querySelector('.kept-missing'))).toBe('Only part of the output is shown: the whole output (51 KB) was not found beside the session.');
+  });
 });
 
 describe('Read', () => {
@@ -724,6 +745,13 @@ describe('content blocks: documents, redacted thinking, server tools', () => {
     expect(d?.hasAttribute('open')).toBe(false);
     expect(text(d?.querySelector('summary'))).toBe('📄 notes.txt · text · 2 lines');
     expect(d?.querySelector('pre')?.textContent).toContain('line two');
+  });
+
+  it('a model reached through a gateway is labelled with the gateway', () => {
+    const el = article(renderMessage(assistantMsg([{ type: 'text', text: 'Hi' }], [], { model: 'openai/gpt-5', provider: 'openrouter' }), ctx));
+    expect(text(el.querySelector('.model'))).toBe('openai/gpt-5');
+    expect(text(el.querySelector('.provider'))).toBe('via openrouter');
+    expect(article(renderMessage(assistantMsg([{ type: 'text', text: 'Hi' }]), ctx)).querySelector('.provider')).toBeNull();
   });
 
   it('redacted thinking is a quiet note, and nothing when thinking is not rendered', async () => {

@@ -1,29 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { discoverSources } from '../../../src/lib/discover.js';
-import { assignSiblingAgents, openSession, type OpenedSession } from '../../../src/lib/build/open-session.js';
 import type { AssistantMessage, Message, Session, Subagent, ToolCall } from '../../../src/lib/transcript/types.js';
 import { promptTitleText } from '../../../src/lib/transcript/build-session.js';
+import { fixtureSession, openFixtureSession } from '../../helpers/sessions.js';
 import { repoRoot } from '../../helpers/shared.js';
 
 /** Our own 2.1.x fixture tree (written from the documented shapes and the composite records). */
 const root = join(repoRoot, 'test', 'fixtures', 'format-2.1');
 const E = JSON.parse(readFileSync(join(root, 'EXPECT.json'), 'utf8'));
 
-async function open(sessionId: string, redaction: false | object = {}): Promise<OpenedSession> {
-  const layout = await discoverSources(root);
-  const owners = await assignSiblingAgents(layout);
-  const source = layout.sessions.find((s) => s.sessionId === sessionId);
-  if (!source) throw new Error(`fixture session ${sessionId} not found`);
-  return openSession(source, { root, owners, redaction: redaction as false });
-}
-
-async function session(sessionId: string, redaction: false | object = {}): Promise<Session> {
-  const o = await open(sessionId, redaction);
-  if (!o.result.ok) throw new Error(`${sessionId} has no page: ${o.result.reason}`);
-  return o.result.session;
-}
+const open = (sessionId: string, redaction: false | object = {}) => openFixtureSession(root, sessionId, redaction);
+const session = (sessionId: string, redaction: false | object = {}) => fixtureSession(root, sessionId, redaction);
 
 function calls(ms: Message[]): ToolCall[] {
   return ms.filter((m): m is AssistantMessage => m.kind === 'assistant').flatMap((m) => m.toolCalls);

@@ -4,7 +4,7 @@ import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { highlightCode } from '../highlight.js';
 import { html, joinHtml, type SafeHtml } from '../sanitize.js';
-import { cleanResultText, errorBlock, field, num, obj, renderImages, resultText, str, structured, terminalBlock, toolFrame } from './common.js';
+import { cleanResultText, errorBlock, field, keptMissingNote, keptOutput, num, obj, renderImages, resultText, str, structured, terminalBlock, toolFrame } from './common.js';
 
 /** Bash: the command as shell, its description, stdout/stderr with ANSI colours, and how it ended. */
 export function renderBash(call: ToolCall, ctx: RenderContext): SafeHtml {
@@ -21,7 +21,8 @@ function bashOutput(call: ToolCall, ctx: RenderContext): SafeHtml {
   const result = call.result;
   if (!result) return html``;
   const s = structured(call);
-  const stdout = str(s?.stdout);
+  // A large output's `stdout` is cut at 30,000 characters; the whole output kept beside the session wins.
+  const stdout = keptOutput(call) ?? str(s?.stdout);
   const stderr = str(s?.stderr);
   const parts: SafeHtml[] = [];
   if (s && (stdout !== undefined || stderr !== undefined)) {
@@ -47,7 +48,7 @@ function bashOutput(call: ToolCall, ctx: RenderContext): SafeHtml {
   const bg = str(s?.backgroundTaskId);
   if (bg) status.push(html`<span class="exit-note">background task ${bg}</span>`);
   if (!parts.length && !status.length) parts.push(html`<p class="no-output">(no output)</p>`);
-  return html`${parts}${status.length ? html`<div class="exit-status">${status}</div>` : ''}`;
+  return html`${keptMissingNote(call)}${parts}${status.length ? html`<div class="exit-status">${status}</div>` : ''}`;
 }
 
 /** BashOutput: a background shell's status and new output. */

@@ -2,7 +2,7 @@
  * Building blocks shared by the tool renderers: the frame every call sits in,
  * result text and images, collapsing long content, JSON and code blocks.
  */
-import { formatCount } from '../../format.js';
+import { formatCount, formatSize } from '../../format.js';
 import { tagContent } from '../../transcript/entries.js';
 import type { ContentBlock, ToolCall, ToolResult } from '../../transcript/types.js';
 import { COLLAPSE_LINES, type RenderContext } from '../context.js';
@@ -343,7 +343,7 @@ export function defaultOutput(call: ToolCall, ctx: RenderContext): SafeHtml {
   const images = Array.isArray(result.content) ? renderImages(result.content, ctx, 'Tool result image') : html``;
   if (result.isError) return html`${errorBlock(text)}${images}`;
   if (!text.trim()) return images;
-  return html`${textBlock(cleanResultText(text))}${images}`;
+  return html`${keptMissingNote(call)}${textBlock(cleanResultText(text))}${images}`;
 }
 
 /** An error result: its text, with the `<tool_use_error>` wrapper removed. */
@@ -393,6 +393,23 @@ export function structuredOrJson(call: ToolCall): Record<string, unknown> | unde
 export function badgeHtml(label: string | undefined, tone: 'ok' | 'warn' | 'error' | 'plain' = 'plain'): SafeHtml {
   if (!label) return html``;
   return html` <span class="badge${tone === 'plain' ? '' : ` badge-${tone}`}">${label}</span>`;
+}
+
+/**
+ * A result's whole output when Claude Code kept it beside the session and it
+ * was read: it wins over whatever the record holds (a preview, a `stdout` cut
+ * at 30,000 characters).
+ */
+export function keptOutput(call: ToolCall): string | undefined {
+  const r = call.result;
+  return r?.persistedOutput && !r.persistedOutput.missing ? resultText(r) : undefined;
+}
+
+/** A note when the result points to a whole output that was not found beside the session (what is shown is only part of it). */
+export function keptMissingNote(call: ToolCall): SafeHtml {
+  const ref = call.result?.persistedOutput;
+  if (!ref?.missing) return html``;
+  return html`<p class="tool-message kept-missing">Only part of the output is shown: the whole output${ref.bytes !== undefined ? ` (${formatSize(ref.bytes)})` : ''} was not found beside the session.</p>`;
 }
 
 /** A one-line note in a tool's output (what happened, in words). */

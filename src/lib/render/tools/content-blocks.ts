@@ -3,7 +3,7 @@
  * documents (`document`), `redacted_thinking`, and the server-side tools the
  * API runs itself (`server_tool_use` with its `web_search_tool_result`).
  */
-import { formatCount } from '../../format.js';
+import { formatCount, formatSize } from '../../format.js';
 import type { ContentBlock, ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
@@ -21,10 +21,6 @@ const DOC_TYPES: Record<string, string> = {
 function base64Bytes(data: string): number {
   const pad = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
   return Math.max(0, Math.floor((data.replace(/\s+/g, '').length * 3) / 4) - pad);
-}
-
-function sizeLabel(bytes: number): string {
-  return bytes < 1024 ? `${formatCount(bytes)} bytes` : `${formatCount(Math.max(1, Math.round(bytes / 1024)))} KB`;
 }
 
 /** The readable text of a document source (`text` sources, `content` sources of text blocks); never a PDF's bytes. */
@@ -52,7 +48,7 @@ export function renderDocumentBlock(block: ContentBlock): SafeHtml {
   const name = str(b.title) ?? str(b.name) ?? str(b.filename) ?? 'Untitled document';
   const text = documentText(source);
   const data = source?.type === 'base64' ? str(source.data) : undefined;
-  const size = data ? sizeLabel(base64Bytes(data)) : text !== undefined ? `${formatCount(lineCount(text))} lines` : undefined;
+  const size = data ? formatSize(base64Bytes(data)) : text !== undefined ? `${formatCount(lineCount(text))} lines` : undefined;
   const url = source?.type === 'url' ? str(source.url) : undefined;
   const head = html`<span class="doc-icon" aria-hidden="true">📄</span> <strong>${name}</strong> · ${kind}${size ? ` · ${size}` : ''}`;
   const context = str(b.context);
