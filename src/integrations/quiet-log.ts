@@ -62,7 +62,8 @@ export function createQuietLog(inner: LogDestination, options: QuietLogOptions):
   };
   const drawStatus = (text: string) => {
     // Cut to the terminal's width: a line that wraps cannot be redrawn in place.
-    const width = Math.max(20, (terminal.columns ?? 80) - 1);
+    // A terminal that does not say its width (0) is taken as 80 columns.
+    const width = Math.max(20, (terminal.columns || 80) - 1);
     terminal.write(`${CLEAR_LINE}${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);
     statusShown = true;
   };
