@@ -184,7 +184,8 @@ async function build(label: string, extraEnv: Record<string, string>, dist: stri
     pagefindMs: pf ? Number(pf[1]) * 1000 : undefined,
     loaderMs: loader ? Number(loader[1]) * 1000 : undefined,
     pagesMs: pages ? Number(pages[1]) * (pages[2] === 'ms' ? 1 : 1000) : undefined,
-    pagesReused: (plain.match(/├─ \S+ \((?:restored|cached)\)/g) ?? []).length,
+    // The quiet log's count of Astro's page listing (src/integrations/quiet-log.ts): `… N reused from the last build`.
+    pagesReused: Number(/\[sessionpress\] \d+ pages: \d+ rendered, (\d+) reused/.exec(plain)?.[1] ?? 0),
     distMb: distSize.bytes / 1e6,
     indexMb: indexBytes / 1e6,
   };

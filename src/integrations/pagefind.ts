@@ -7,6 +7,7 @@ import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 // Imported up front: a dynamic import inside a hook goes through Vite's module runner, which
 // Astro may already have closed by the time `astro:build:done` runs.
 import * as pagefind from 'pagefind';
+import { createProgress, isInteractive, PROGRESS_LABEL } from '../lib/build/progress.js';
 import type { OutputLedger } from '../lib/fs/output-ledger.js';
 import { copyTree, isLinkedTree, mapLimit } from '../lib/fs/parallel.js';
 import { INTERFACE_LABELS } from '../lib/render/interface-labels.js';
@@ -95,6 +96,8 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
         const stale = shards.filter((_, i) => !isCached(digests[i]));
         if (stale.length) logger.info(`building the search index (${pages.length} pages, ${(total / 1e6).toFixed(1)} MB${shards.length > 1 ? `, ${stale.length} of ${shards.length} shards` : ''})…`);
         let dates: Array<Record<string, string>>;
+        const progress = createProgress(logger.fork(`${logger.label}${PROGRESS_LABEL}`), isInteractive());
+        let builtSoFar = 0;
         try {
           // Two shards at a time: pagefind adds one page at a time per index, so two keep both cores
           // busy, and memory stays at two shards' worth.
@@ -111,6 +114,7 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
               return JSON.parse(await readFile(join(cached, 'dates.json'), 'utf8'));
             }
             await indexShard(outDir, list, target, logger);
+            progress(`search index: ${++builtSoFar} of ${stale.length} shards built`);
             await rm(cached, { recursive: true, force: true });
             await copyTree(target, join(cached, 'bundle'));
             // Kept for every shard, so a shard cached while it was the only one still serves when others appear.

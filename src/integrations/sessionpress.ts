@@ -1,12 +1,14 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import type { Plugin } from 'vite';
+import { isInteractive, isVerbose } from '../lib/build/progress.js';
 import { astroCacheDir } from '../lib/build/render-cache.js';
 import { ConfigError, loadConfig, type SessionpressConfig } from '../schemas/config.js';
 import { createOutputLedger } from '../lib/fs/output-ledger.js';
 import { lazyHighlightIntegration } from './lazy-highlight.js';
 import { outDirIntegration } from './out-dir.js';
 import { pagefindIntegration } from './pagefind.js';
+import { installQuietLog } from './quiet-log.js';
 
 /** The module pages, components and the content config import the validated user config from. */
 export const CONFIG_MODULE = 'virtual:sessionpress/config';
@@ -15,7 +17,8 @@ export const CONFIG_MODULE = 'virtual:sessionpress/config';
  * The Sessionpress integration. It reads and validates the user's config once,
  * in `astro:config:setup` (as Starlight does with its own), sets what Astro
  * needs from it (site, base, cache folder), adds the search index, the
- * browser highlighter and the output folder's keeper, and hands
+ * browser highlighter and the output folder's keeper, quiets the build log
+ * (src/integrations/quiet-log.ts), and hands
  * the result to the content config, pages and components through the virtual
  * module `virtual:sessionpress/config`, so no page reads the file again.
  */
@@ -23,7 +26,10 @@ export function sessionpress(): AstroIntegration {
   return {
     name: 'sessionpress',
     hooks: {
-      'astro:config:setup': ({ config, updateConfig }) => {
+      'astro:config:setup': ({ config, updateConfig, logger }) => {
+        // Astro's page-by-page listing counted unless verbose, progress in place on a terminal. Not drawn
+        // over a logger the site configured itself (JSON lines, say): there progress is plain lines.
+        installQuietLog(logger, { verbose: isVerbose(logger.options.level), interactive: isInteractive() && !config.logger });
         const root = fileURLToPath(config.root);
         const user = loadConfigOrExit(root);
         // Shared by the integrations that write into the output folder; the out-dir keeper comes last, so

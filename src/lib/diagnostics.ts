@@ -12,6 +12,8 @@ export interface Diagnostic {
   code: DiagnosticCode;
   /** Human-readable explanation. */
   reason: string;
+  /** For `unknown-type`: the entry's `type` as written, so the build log can group them by type. */
+  entryType?: string;
 }
 
 /** Every diagnostic code, in one list: the `DiagnosticCode` union and the store's schema derive from it. */
@@ -35,9 +37,40 @@ export const DIAGNOSTIC_CODES = [
   'metadata-only',
   'read-error',
   'kept-output-missing',
+  'agent-without-session',
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
+
+/**
+ * What each code means, in a few words: the build log's summary names a kind
+ * of problem by its code and this, once for all its occurrences.
+ */
+export const DIAGNOSTIC_TITLES: Readonly<Record<DiagnosticCode, string>> = {
+  'not-jsonl': 'file is not JSONL',
+  'not-json': 'line is not JSON',
+  'not-object': 'line is not a JSON object',
+  'truncated-line': 'line cut short',
+  'nul-bytes': 'NUL bytes in a line',
+  'invalid-utf8': 'bytes that are not UTF-8',
+  'lone-surrogate': 'half of a surrogate pair',
+  'unknown-type': 'entry of an unknown type that may be conversation; not shown',
+  'missing-uuid': 'entry without a uuid',
+  'duplicate-uuid': 'uuid used twice',
+  'missing-parent': 'parent not in the file; a new root',
+  'parent-cycle': 'parents that form a cycle',
+  'tool-use-without-result': 'tool call without a result',
+  'tool-result-without-tool-use': 'tool result without its call',
+  'unmatched-subagent': 'subagent that matches no call; not shown',
+  'empty-file': 'empty file; no page',
+  'metadata-only': 'metadata only; no page',
+  'read-error': 'file that could not be read',
+  'kept-output-missing': 'whole output named by a result not found beside the session',
+  'agent-without-session': 'agent file whose session is not in the source; not shown',
+};
+
+/** Codes that say why a file got no page (it is skipped), rather than what is wrong in it. */
+export const SKIP_CODES: ReadonlySet<DiagnosticCode> = new Set(['empty-file', 'metadata-only']);
 
 /** Codes that mean a line could not yield an entry at all ("bad lines"). */
 export const BAD_LINE_CODES: ReadonlySet<DiagnosticCode> = new Set([

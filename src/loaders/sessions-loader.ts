@@ -1,14 +1,17 @@
-import { join, relative } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Loader, LoaderContext } from 'astro/loaders';
-import { formatDiagnostic, type Diagnostic } from '../lib/diagnostics.js';
+import { SKIP_CODES, type Diagnostic } from '../lib/diagnostics.js';
 import { discoverSources, toPosix, type SessionSource, type SourceLayout } from '../lib/discover.js';
 import { digestFile, mapLimit } from '../lib/fs/parallel.js';
 import { countBadLines, digestInputs, sideFilesOf, type SessionEntryData } from '../lib/build/entry-data.js';
 import { pipelineFingerprint } from '../lib/build/fingerprint.js';
 import type { SessionJob, SessionJobResult } from '../lib/build/process-session.js';
 import { agentPathsOf, assignSiblingAgents } from '../lib/build/sibling-agents.js';
-import { createRenderCache } from '../lib/build/render-cache.js';
+import { createProblemReport, listed, plural, printable } from '../lib/build/problem-report.js';
+import { createProgress, isInteractive, isVerbose, PROGRESS_LABEL } from '../lib/build/progress.js';
+import { createRenderCache, problemsFilePath } from '../lib/build/render-cache.js';
 import type { RenderSessionOptions } from '../lib/build/render-session.js';
 import { createSessionPool } from '../lib/build/worker-pool.js';
 import { projectSlugOf, sessionEntryId } from '../lib/site/slug.js';
@@ -62,9 +65,11 @@ interface SkippedRecord {
   diagnostics: Diagnostic[];
 }
 
-type Totals = Record<'sessions' | 'reused' | 'skipped' | 'messages' | 'toolCalls' | 'badLines' | 'problems' | 'redactions' | 'bytes', number> & {
+type Totals = Record<'sessions' | 'reused' | 'skipped' | 'removed' | 'messages' | 'toolCalls' | 'badLines' | 'problems' | 'redactions' | 'bytes', number> & {
   /** Known records read but not shown, by kind, over every session. */
   hidden: Record<string, number>;
+  /** Lines of types this version does not know, with no message and no uuid (inert metadata), by type, over every session. */
+  unknownMetadata: Record<string, number>;
 };
 
 interface PlannedJob {
@@ -89,26 +94,41 @@ interface Plan {
 async function syncSessions(context: LoaderContext, config: SessionpressConfig): Promise<void> {
   const started = performance.now();
   const projectRoot = fileURLToPath(context.config.root);
-  const totals: Totals = { sessions: 0, reused: 0, skipped: 0, messages: 0, toolCalls: 0, badLines: 0, problems: 0, redactions: 0, bytes: 0, hidden: {} };
-  const reporter = createReporter(context, projectRoot, config.sourceDir, totals);
+  // Kinds are keys of whatever a file wrote: no prototype, so `constructor` or `__proto__` are plain keys.
+  const totals: Totals = { sessions: 0, reused: 0, skipped: 0, removed: 0, messages: 0, toolCalls: 0, badLines: 0, problems: 0, redactions: 0, bytes: 0, hidden: Object.create(null), unknownMetadata: Object.create(null) };
+  const reporter = createReporter(projectRoot, config.sourceDir, totals);
   const plan = await planSync(context, config, projectRoot, reporter);
   const results = await runJobs(plan.jobs, projectRoot, context.logger);
   await storeResults(context, plan, results, reporter);
   for (const id of plan.untouched) context.store.delete(id);
+  totals.removed = plan.untouched.size;
   context.meta.set('skipped', JSON.stringify(plan.skippedNow));
   await createRenderCache(projectRoot).prune(plan.keep);
-  for (const p of plan.layout.agentPaths) {
-    if (!plan.claimed.has(p)) context.logger.warn(`${toPosix(relative(config.sourceDir, p))}: agent file whose session is not in the source; not shown`);
-  }
+  await reportAgentsWithoutSession(context, config, plan, reporter);
   const secs = ((performance.now() - started) / 1000).toFixed(1);
-  context.logger.info(
-    // Messages and tool calls are counted while processing: an unchanged session adds none, so say what was processed.
-    `${totals.sessions} sessions (${totals.reused} unchanged, ${totals.skipped} skipped), ` +
-      (totals.sessions > totals.reused ? `${totals.sessions - totals.reused} processed: ${totals.messages} messages, ${totals.toolCalls} tool calls, ` : 'nothing to process, ') +
-      `${totals.badLines} bad lines, ${totals.problems} other problems, ${totals.redactions} redactions, ${(totals.bytes / 1e6).toFixed(1)} MB read in ${secs}s`,
-  );
-  const hidden = Object.entries(totals.hidden).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  if (hidden.length) context.logger.info(`known records not shown: ${hidden.map(([kind, n]) => `${n} ${kind}`).join(', ')}`);
+  await reporter.finish(context.logger, secs, problemsFilePath(projectRoot));
+}
+
+/** Where the last build's agent files without a session are remembered, redacted, with a digest of their paths. */
+const ORPHANS_META = 'agents-without-session';
+
+/**
+ * Agent files no session of the source claims are problems too, named
+ * redacted like every stored one. Redacting loads the redactor, so the
+ * redacted list is kept in the meta store and reused while the list of such
+ * files (and the redaction settings) stay the same: then they were reported
+ * by an earlier build.
+ */
+async function reportAgentsWithoutSession(context: LoaderContext, config: SessionpressConfig, plan: Plan, reporter: Reporter): Promise<void> {
+  const root = config.sourceDir;
+  const paths = plan.layout.agentPaths.filter((p) => !plan.claimed.has(p)).map((p) => toPosix(relative(root, p)));
+  const digest = context.generateDigest({ paths, redaction: config.redaction });
+  const before = JSON.parse(context.meta.get(ORPHANS_META) ?? 'null') as { digest: string; items: Diagnostic[] } | null;
+  const known = before?.digest === digest;
+  const items = known ? before.items : paths.length ? await (await import('../lib/build/agents-without-session.js')).agentsWithoutSession(paths, config.redaction) : [];
+  if (!known) context.meta.set(ORPHANS_META, JSON.stringify({ digest, items }));
+  items.forEach((d, i) => reporter.problems.add({ key: paths[i], items: [d], shownFile: () => reporter.shownPath(paths[i]), known }));
+  reporter.totals.problems += items.length;
 }
 
 /**
@@ -148,7 +168,7 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
     if (existing && existing.digest === digest && cache.has(String(existing.data.cacheKey))) {
       // Unchanged: nothing is parsed again, but its problems are still reported on every build.
       const data = existing.data as unknown as SessionEntryData;
-      reporter.report(data, source);
+      reporter.report(data, source, true);
       plan.keep.add(data.cacheKey);
       reporter.totals.sessions++;
       reporter.totals.reused++;
@@ -157,7 +177,7 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
     const skipped = skippedBefore[id];
     if (!existing && skipped?.digest === digest) {
       plan.skippedNow[id] = skipped;
-      reporter.noteSkipped(skipped, source);
+      reporter.noteSkipped(skipped, source, true);
       continue;
     }
     const siblingAgents = owners.get(source.sessionId) ?? [];
@@ -174,8 +194,8 @@ async function digestFiles(paths: string[], root: string): Promise<Map<string, s
 
 /**
  * Step 2: processes the jobs, in worker threads (as many as help for a big
- * cold build, one for a few small changed sessions), largest first, with a
- * progress line every two seconds. Results come back in job order.
+ * cold build, one for a few small changed sessions), largest first, with
+ * progress (see src/lib/build/progress.ts). Results come back in job order.
  */
 async function runJobs(jobs: PlannedJob[], projectRoot: string, logger: LoaderContext['logger']): Promise<SessionJobResult[]> {
   const jobBytes = jobs.reduce((n, j) => n + j.job.source.size, 0);
@@ -187,7 +207,7 @@ async function runJobs(jobs: PlannedJob[], projectRoot: string, logger: LoaderCo
   // Only where no worker can start: imported on demand, so a rebuild with nothing to do loads none of it.
   const processInThisThread = pool || !jobs.length ? undefined : (await import('../lib/build/process-session.js')).processSession;
   let done = 0;
-  let lastProgress = performance.now();
+  const progress = createProgress(logger.fork(`${logger.label}${PROGRESS_LABEL}`), isInteractive());
   // Largest sessions first: a big one started last would leave one thread working alone at the end.
   const order = jobs.map((_, i) => i).sort((a, b) => jobs[b].job.source.size - jobs[a].job.source.size || a - b);
   const results: SessionJobResult[] = new Array(jobs.length);
@@ -196,10 +216,7 @@ async function runJobs(jobs: PlannedJob[], projectRoot: string, logger: LoaderCo
       const { job } = jobs[i];
       results[i] = await (pool ? pool.run(job) : processInThisThread!(job));
       done++;
-      if (performance.now() - lastProgress > 2000) {
-        lastProgress = performance.now();
-        logger.info(`sessions ${done}/${jobs.length} processed`);
-      }
+      progress(`sessions ${done}/${jobs.length} processed`);
     }),
   ).finally(() => pool?.close());
   return results;
@@ -214,11 +231,11 @@ async function storeResults(context: LoaderContext, plan: Plan, results: Session
     if (!result.ok) {
       const record: SkippedRecord = { digest, reason: result.reason, sourceFile: result.sourceFile, diagnostics: result.diagnostics };
       plan.skippedNow[id] = record;
-      reporter.noteSkipped(record, job.source);
+      reporter.noteSkipped(record, job.source, false);
       context.store.delete(id);
       continue;
     }
-    reporter.report(result.data, job.source);
+    reporter.report(result.data, job.source, false);
     plan.keep.add(job.cacheKey);
     const { filePath } = result;
     const data = await context.parseData({ id, data: result.data, filePath });
@@ -232,64 +249,80 @@ async function storeResults(context: LoaderContext, plan: Plan, results: Session
 
 type Reporter = ReturnType<typeof createReporter>;
 
-/** Line numbers quoted for a group of problems of one kind in one file. */
-const LINES_QUOTED = 5;
+/** Kinds named in a summary line of counts; the others are counted together. */
+const KINDS_NAMED = 12;
 
 /**
- * Counts and logs every session's problems, with the real path of its file
- * (the stored copy names it redacted). The log stays quiet: one line per file
- * per kind of problem, with a count and the first few line numbers;
- * SESSIONPRESS_VERBOSE=1 prints every problem. The session page lists them all.
+ * Counts every session's problems and what it read without showing, and says
+ * it in a few lines whatever the archive's size (src/lib/build/problem-report.ts):
+ * problems new to this build by kind, one line for those an earlier build
+ * reported, skipped files and unknown metadata counted. Every problem goes to
+ * the problems file beside the cache, and to its session's page.
+ * SESSIONPRESS_VERBOSE=1 (or `--verbose`) also prints every problem on its own line.
  */
-function createReporter(context: LoaderContext, projectRoot: string, root: string, totals: Totals) {
-  const { logger } = context;
-  const verbose = process.env.SESSIONPRESS_VERBOSE === '1';
+function createReporter(projectRoot: string, root: string, totals: Totals) {
+  const problems = createProblemReport();
+  const skipped: Array<{ path: string; why: string }> = [];
+  /** How the log names a file of the source: from the project, with the session file's real name (the stored one is redacted). */
   const shownPath = (file: string) => toPosix(relative(projectRoot, join(root, file)));
-  function report(data: { diagnostics: { sourceFile: string; items: Diagnostic[] }; hiddenCounts?: Record<string, number> }, source: SessionSource): void {
-    const items = data.diagnostics.items.map((d) => (d.file === data.diagnostics.sourceFile ? { ...d, file: source.relPath } : d));
-    totals.badLines += countBadLines(items);
-    totals.problems += items.filter((d) => d.code !== 'empty-file' && d.code !== 'metadata-only').length - countBadLines(items);
+  function report(data: { diagnostics: { sourceFile: string; items: Diagnostic[] } } & Partial<Pick<SessionEntryData, 'hiddenCounts' | 'unknownMetadata'>>, source: SessionSource, known: boolean): void {
+    const { items, sourceFile } = data.diagnostics;
+    const badLines = countBadLines(items);
+    totals.badLines += badLines;
+    totals.problems += items.filter((d) => !SKIP_CODES.has(d.code)).length - badLines;
     for (const [kind, n] of Object.entries(data.hiddenCounts ?? {})) totals.hidden[kind] = (totals.hidden[kind] ?? 0) + n;
-    for (const group of groupDiagnostics(items, verbose)) {
-      const line = formatGroup(group, shownPath);
-      if (group[0].code === 'empty-file' || group[0].code === 'metadata-only') logger.info(line);
-      else logger.warn(line);
-    }
+    for (const [kind, n] of Object.entries(data.unknownMetadata ?? {})) totals.unknownMetadata[kind] = (totals.unknownMetadata[kind] ?? 0) + n;
+    problems.add({ key: source.relPath, items, known, shownFile: (d) => shownPath(d.file === sourceFile ? source.relPath : d.file) });
   }
   return {
     totals,
+    problems,
+    shownPath,
     report,
-    noteSkipped(record: SkippedRecord, source: SessionSource): void {
+    noteSkipped(record: SkippedRecord, source: SessionSource, known: boolean): void {
       totals.skipped++;
-      report({ diagnostics: { sourceFile: record.sourceFile, items: record.diagnostics } }, source);
-      const why = record.reason === 'metadata-only' ? 'metadata only, no conversation' : record.diagnostics.some((d) => d.code === 'not-jsonl') ? 'not a JSONL file' : 'empty file';
-      logger.info(`skipped ${source.relPath}: ${why}`);
+      report({ diagnostics: { sourceFile: record.sourceFile, items: record.diagnostics } }, source, known);
+      const why = record.reason === 'metadata-only' ? 'metadata only' : record.diagnostics.some((d) => d.code === 'not-jsonl') ? 'not JSONL' : 'empty';
+      skipped.push({ path: source.relPath, why });
+    },
+    /** Writes the problems file and logs the summary. */
+    async finish(logger: LoaderContext['logger'], secs: string, problemsFile: string): Promise<void> {
+      await mkdir(dirname(problemsFile), { recursive: true });
+      await writeFile(problemsFile, problems.fileText());
+      const removed = totals.removed ? `, ${totals.removed} removed` : '';
+      logger.info(
+        // Messages and tool calls are counted while processing: an unchanged session adds none, so say what was processed.
+        `${totals.sessions} sessions (${totals.reused} unchanged, ${totals.skipped} skipped${removed}), ` +
+          (totals.sessions > totals.reused ? `${totals.sessions - totals.reused} processed: ${totals.messages} messages, ${totals.toolCalls} tool calls, ` : 'nothing to process, ') +
+          `${totals.badLines} bad lines, ${totals.problems} other problems, ${totals.redactions} redactions, ${(totals.bytes / 1e6).toFixed(1)} MB read in ${secs}s`,
+      );
+      if (Object.keys(totals.hidden).length) logger.info(`known records not shown: ${countsList(totals.hidden)}`);
+      if (Object.keys(totals.unknownMetadata).length) logger.info(`metadata lines not shown, of types this version does not know (no message, no uuid): ${countsList(totals.unknownMetadata)}`);
+      if (skipped.length) {
+        const why: Record<string, number> = {};
+        for (const s of skipped) why[s.why] = (why[s.why] ?? 0) + 1;
+        logger.info(`skipped ${plural(skipped.length, 'file')} with nothing to show (${countsList(why)}): ${listed(skipped.slice(0, 3).map((s) => printable(s.path)), skipped.length)}`);
+      }
+      if (isVerbose(logger.options.level)) for (const line of problems.everyProblem()) logger[line.level](line.text);
+      for (const line of problems.summary(shownFromHere(problemsFile))) logger[line.level](line.text);
     },
   };
 }
 
-/** Diagnostics grouped by file and code, in order of first appearance; one group per diagnostic when verbose. */
-function groupDiagnostics(items: Diagnostic[], verbose: boolean): Diagnostic[][] {
-  if (verbose) return items.map((d) => [d]);
-  const groups = new Map<string, Diagnostic[]>();
-  for (const d of items) {
-    const key = `${d.file}\u0000${d.code}`;
-    const g = groups.get(key);
-    if (g) g.push(d);
-    else groups.set(key, [d]);
-  }
-  return [...groups.values()];
+/**
+ * Counts by kind as the summary lists them, largest first: `144 progress
+ * updates, 62 metadata lines`; past the first few kinds, one count for the
+ * rest (kinds can be whatever a file wrote, so there can be any number).
+ */
+function countsList(counts: Record<string, number>): string {
+  const all = Object.entries(counts).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const named = all.slice(0, KINDS_NAMED).map(([kind, n]) => `${n} ${printable(kind.length > 60 ? `${kind.slice(0, 60)}…` : kind)}`);
+  const rest = all.slice(KINDS_NAMED);
+  return `${named.join(', ')}${rest.length ? `, ${rest.reduce((n, [, c]) => n + c, 0)} of ${plural(rest.length, 'other kind')}` : ''}`;
 }
 
-/**
- * One log line for a group: the first diagnostic as compilers print it (so
- * editors can jump to it), then how many of this kind the file holds and on
- * which lines.
- */
-function formatGroup(group: Diagnostic[], shownPath: (file: string) => string): string {
-  const first = formatDiagnostic({ ...group[0], file: shownPath(group[0].file) });
-  if (group.length === 1) return first;
-  const lines = [...new Set(group.map((d) => d.line).filter((n) => n > 0))];
-  const quoted = lines.length ? ` (lines ${lines.slice(0, LINES_QUOTED).join(', ')}${lines.length > LINES_QUOTED ? ', …' : ''})` : '';
-  return `${first} — ${group.length} of this kind in this file${quoted}`;
+/** A path as the log names it: from the working folder when it is below it, else whole. */
+function shownFromHere(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? toPosix(rel) : path;
 }

@@ -1,7 +1,7 @@
 import { z } from 'astro/zod';
 import { DIAGNOSTIC_CODES } from '../lib/diagnostics.js';
 
-const diagnosticSchema = z.object({ file: z.string(), line: z.number().int(), code: z.enum(DIAGNOSTIC_CODES), reason: z.string() });
+const diagnosticSchema = z.object({ file: z.string(), line: z.number().int(), code: z.enum(DIAGNOSTIC_CODES), reason: z.string(), entryType: z.string().optional() });
 
 const usageSchema = z.object({
   model: z.string(),
@@ -94,6 +94,8 @@ export const sessionEntrySchema = z.object({
   subagentCount: z.number().int(),
   /** Known records read but not shown, by kind (`hook results`, `mode changes`): for the build summary. */
   hiddenCounts: z.record(z.string(), z.number().int()).default({}),
+  /** Lines of entry types this version does not know with no message and no uuid (inert metadata), by type: for the build summary. */
+  unknownMetadata: z.record(z.string(), z.number().int()).default({}),
 });
 
 export type SessionEntry = z.infer<typeof sessionEntrySchema>;

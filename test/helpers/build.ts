@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { JSDOM } from 'jsdom';
+import { problemsFilePath } from '../../src/lib/build/render-cache.js';
 import { repoRoot } from './shared.js';
 
 export interface BuildRun {
@@ -29,6 +30,11 @@ export function buildSite(outDir: string, env: Record<string, string>, args: str
     child.stderr.on('data', (d) => (log += d));
     child.on('close', (code) => resolve({ code: code ?? 1, log }));
   });
+}
+
+/** The lines of the problems file a build by `buildSite` into `outDir` wrote (with its own cache folder). */
+export function problemLines(outDir: string): string[] {
+  return readFileSync(problemsFilePath(repoRoot, { SESSIONPRESS_CACHE_DIR: `${outDir}-cache` }), 'utf8').split('\n').filter(Boolean);
 }
 
 /** Every file under a folder, recursively. */

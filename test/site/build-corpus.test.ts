@@ -1,15 +1,18 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverSources } from '../../src/lib/discover.js';
+import { DIAGNOSTIC_CODES, SKIP_CODES } from '../../src/lib/diagnostics.js';
 import { assignSiblingAgents, openSession } from '../../src/lib/build/open-session.js';
-import { buildSite, listFiles, readAllText, type BuildRun } from '../helpers/build.js';
+import { buildSite, listFiles, problemLines, readAllText, type BuildRun } from '../helpers/build.js';
 import { corpusRoot, repoRoot } from '../helpers/shared.js';
 
-/** The whole real corpus, built as a user would build ~/.claude/projects. */
+/** The whole real corpus, built as a user would build ~/.claude/projects, then again with nothing changed. */
 const out = mkdtempSync(join(tmpdir(), 'sp-corpus-'));
 let run: BuildRun;
+let again: BuildRun;
 
 afterAll(() => {
   rmSync(out, { recursive: true, force: true });
@@ -19,42 +22,114 @@ afterAll(() => {
 beforeAll(async () => {
   run = await buildSite(out, { SESSIONPRESS_SOURCE: corpusRoot });
   if (run.code !== 0) throw new Error(`build failed:\n${run.log.slice(-3000)}`);
+  again = await buildSite(out, { SESSIONPRESS_SOURCE: corpusRoot });
+  if (again.code !== 0) throw new Error(`rebuild failed:\n${again.log.slice(-3000)}`);
 }, 600_000);
+
+/** A log's lines, without the empty ones Astro writes around a step's header. */
+const logLines = (log: string) => log.split('\n').filter((l) => l.trim());
+/** The code a problems-file line ends with (`… [missing-parent]`). */
+const codeOf = (line: string) => /\[([a-z-]+)\]$/.exec(line)?.[1] ?? '';
 
 describe('site built from the real corpus', () => {
   it('gives every conversation session its page, and skips the rest with a note', async () => {
     const layout = await discoverSources(corpusRoot);
     const owners = await assignSiblingAgents(layout);
     const pages = listFiles(join(out, 'sessions')).filter((f) => f.endsWith('/index.html'));
+    const problems = problemLines(out);
+    let skipped = 0;
     for (const source of layout.sessions) {
       const loaded = await openSession(source, { root: corpusRoot, owners, redaction: false });
       const has = pages.some((p) => p.includes(`/${source.sessionId}/index.html`));
       expect(has, source.relPath).toBe(loaded.result.ok);
-      if (!loaded.result.ok) expect(run.log).toContain(`skipped ${source.relPath}`);
+      if (loaded.result.ok) continue;
+      skipped++;
+      // Named in the problems file (redacted like everything in the cache: the file's own name is enough here).
+      expect(problems.some((l) => l.includes(basename(source.relPath)) && /\[(metadata-only|empty-file|not-jsonl)\]$/.test(l)), source.relPath).toBe(true);
     }
+    expect(skipped).toBeGreaterThan(0);
+    expect(run.log).toMatch(new RegExp(`skipped ${skipped} files? with nothing to show`));
   });
 
-  it('lists the bad lines of the corpus in the build log with file and line', () => {
+  it('lists the bad lines of the corpus in the problems file with file and line, and counts them in the log', () => {
     // The gist-derived files start with two comment lines; edge_cases.jsonl holds non-object lines.
-    expect(run.log).toMatch(/general-tool-calls\.jsonl:1: not JSON/);
-    expect(run.log).toMatch(/edge_cases\.jsonl:\d+: line is a JSON/);
+    const problems = problemLines(out).join('\n');
+    expect(problems).toMatch(/general-tool-calls\.jsonl:1: not JSON/);
+    expect(problems).toMatch(/edge_cases\.jsonl:\d+: line is a JSON/);
     const m = /(\d+) bad lines/.exec(run.log);
     expect(Number(m?.[1])).toBeGreaterThanOrEqual(9);
   });
 
-  it('says nothing about the 2.1.x record kinds, and at most one line per file per kind of problem', () => {
+  it('says nothing about the 2.1.x record kinds, and names each kind of problem on one line', () => {
     const named = ['mode', 'agent-name', 'pr-link', 'frame-link', 'worktree-state', 'bridge-session', 'custom-title', 'ai-title', 'last-prompt', 'relocated', 'started', 'result', 'atis-latch', 'attachment', 'progress', 'permission-mode'];
-    for (const kind of named) expect(run.log, kind).not.toContain(`unknown entry type "${kind}"`);
-    expect(run.log).not.toMatch(/acompact[^\n]*\[(missing-parent|unmatched-subagent)\]/);
-    const seen = new Map<string, string>();
-    for (const line of run.log.split('\n')) {
-      const m = /\] (\S+?\.(?:jsonl|json|txt))(?::\d+)?: .*\[([a-z-]+)\]/.exec(line);
-      if (!m) continue;
-      const key = `${m[1]} ${m[2]}`;
-      expect(seen.has(key), `two lines for ${key}:\n${seen.get(key)}\n${line}`).toBe(false);
-      seen.set(key, line);
+    for (const kind of named) {
+      expect(run.log, kind).not.toContain(`"${kind}"`);
+      expect(problemLines(out).filter((l) => l.includes(`unknown entry type "${kind}"`)), kind).toEqual([]);
     }
-    expect(seen.size).toBeGreaterThan(0);
+    expect(problemLines(out).filter((l) => /acompact.*\[(missing-parent|unmatched-subagent)\]$/.test(l))).toEqual([]);
+    const kindLines = logLines(run.log).filter((l) => /\] {3}[a-z-]+[: ]/.test(l));
+    const kinds = kindLines.map((l) => /\] {3}([a-z-]+(?: "[^"]*")?)/.exec(l)![1]);
+    expect(new Set(kinds).size).toBe(kinds.length);
+    expect(kinds.length).toBeGreaterThan(3);
+  });
+
+  it('keeps the default log short: at most 60 lines, no page listing, every kind of problem with its count, and the problems file named', () => {
+    const lines = logLines(run.log);
+    expect(lines.length, run.log).toBeLessThanOrEqual(60);
+    expect(run.log).not.toContain('├─');
+    expect(run.log).toMatch(/\[sessionpress\] \d+ pages: \d+ rendered, 0 reused from the last build/);
+    expect(run.log).toMatch(/\[sessionpress-pagefind\] indexed \d+ pages/);
+    expect(run.log).toContain(`every one is in ${join(`${out}-cache`, 'problems.txt')}`);
+    const counts = new Map<string, number>();
+    for (const l of problemLines(out)) {
+      const code = codeOf(l);
+      if (!SKIP_CODES.has(code as never)) counts.set(code, (counts.get(code) ?? 0) + 1);
+    }
+    expect(counts.size).toBeGreaterThan(3);
+    for (const [code, n] of counts) {
+      expect(DIAGNOSTIC_CODES as readonly string[], code).toContain(code);
+      // An unknown type that may be conversation is named once per type: the counts of its lines add up.
+      const said = code === 'unknown-type'
+        ? [...run.log.matchAll(/ {3}unknown-type "[^"]*": (\d+) lines?/g)].reduce((sum, m) => sum + Number(m[1]), 0)
+        : Number(new RegExp(` {3}${code}: (\\d+) in \\d+ `).exec(run.log)?.[1]);
+      expect(said, code).toBe(n);
+    }
+  });
+
+  it('has every problem in the problems file: those on each session page, of each skipped file, and each agent file without its session', async () => {
+    const problems = problemLines(out);
+    // As a page lists one: `file:line reason`; the file says `file:line: reason [code]`.
+    const asOnPage = new Set(problems.map((l) => l.replace(/ \[[a-z-]+\]$/, '').replace(/^(\S+?): /, '$1 ')));
+    let onPages = 0;
+    for (const file of listFiles(join(out, 'sessions')).filter((f) => /\/sessions\/[^/]+\/[^/]+\/index\.html$/.test(f))) {
+      const doc = new JSDOM(readFileSync(file, 'utf8')).window.document;
+      const section = doc.querySelector('#problems');
+      if (!section) continue;
+      onPages += Number(/^(\d+) problems?/.exec(section.querySelector('summary')!.textContent!.trim())![1]);
+      for (const li of section.querySelectorAll('li')) expect(asOnPage.has(li.textContent!.trim()), `${file}: ${li.textContent}`).toBe(true);
+    }
+    const layout = await discoverSources(corpusRoot);
+    const owners = await assignSiblingAgents(layout);
+    let ofSkipped = 0;
+    for (const source of layout.sessions) {
+      const loaded = await openSession(source, { root: corpusRoot, owners, redaction: false });
+      if (!loaded.result.ok) ofSkipped += loaded.result.diagnostics.length;
+    }
+    const orphans = problems.filter((l) => codeOf(l) === 'agent-without-session').length;
+    expect(orphans).toBeGreaterThan(0);
+    expect(problems.length).toBe(onPages + ofSkipped + orphans);
+  });
+
+  it('says on a rebuild what changed, and the problems it already reported in one line', () => {
+    const lines = logLines(again.log);
+    expect(lines.length, again.log).toBeLessThanOrEqual(40);
+    expect(again.log).toMatch(/\(\d+ unchanged, \d+ skipped\), nothing to process/);
+    const known = lines.filter((l) => l.includes('known problem'));
+    const total = problemLines(out).filter((l) => !SKIP_CODES.has(codeOf(l) as never)).length;
+    expect(known).toHaveLength(1);
+    expect(known[0]).toMatch(new RegExp(`\\] ${total} known problems in \\d+ sessions and \\d+ agent files, unchanged since the last build: see `));
+    expect(again.log).not.toContain('[WARN]');
+    expect(again.log).toMatch(/\[sessionpress\] \d+ pages: \d+ rendered, [1-9]\d* reused from the last build/);
   });
 
   it('keeps every session page under 400,000 bytes of HTML and 8,000 elements (issue 12)', () => {

@@ -53,7 +53,8 @@ describe('deterministic builds', () => {
     expect(differences(a, b)).toEqual([]);
 
     // Same output folder, same cache, nothing changed: every session and the search index come from the cache.
-    const runC = await buildSite(first, {});
+    // Verbose, for Astro's page listing, which says what it copied.
+    const runC = await buildSite(first, { SESSIONPRESS_VERBOSE: '1' });
     expect(runC.code, runC.log.slice(-3000)).toBe(0);
     expect(runC.log).toMatch(/\((\d+) unchanged/);
     expect(runC.log).not.toMatch(/\(0 unchanged/);

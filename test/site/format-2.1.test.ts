@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, listFiles, readAllText, sessionDocument, type BuildRun } from '../helpers/build.js';
+import { buildSite, listFiles, problemLines, readAllText, sessionDocument, type BuildRun } from '../helpers/build.js';
 import { repoRoot } from '../helpers/shared.js';
 
 /**
@@ -103,23 +103,43 @@ describe('the build log of 2.1.x sessions', () => {
     expect(run.log).not.toMatch(/acompact[^\n]*(missing|unmatched)/);
   });
 
-  it('gives one line per file per kind of problem, with a count and line numbers', () => {
-    const unknown = run.log.split('\n').filter((l) => l.includes('[unknown-type]'));
-    expect(unknown[0]).toMatch(/\.jsonl:\d+: unknown entry type/);
-    expect(unknown).toHaveLength(1);
-    expect(unknown[0]).toContain(`${E.unknownTypeLines} of this kind in this file`);
-    expect(unknown[0]).toMatch(/lines \d+, \d+, \d+/);
+  it('names an unknown type that may be conversation once, with how many lines and the files it was seen in', () => {
+    const U = E.unknownConversation;
+    const lines = run.log.split('\n').filter((l) => l.includes('unknown-type'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`unknown-type "${U.type}": ${U.lines} lines that may be conversation, not shown, in ${U.files} files: `);
+    for (const id of [E.sessions.everything, E.sessions.progress]) expect(lines[0]).toContain(`${id}.jsonl`);
+    // The problems file and the pages have every line.
+    expect(problemLines(out).filter((l) => l.includes('[unknown-type]'))).toHaveLength(U.lines);
   });
 
-  it('gives a file of random bytes exactly one line', () => {
-    const lines = run.log.split('\n').filter((l) => l.includes(`${E.sessions.randomBytes}.jsonl:`) && /\[[a-z-]+\]/.test(l) && !l.includes('skipped '));
+  it('gives a file of random bytes exactly one line in the log and in the problems file', () => {
+    const lines = run.log.split('\n').filter((l) => l.includes(`${E.sessions.randomBytes}.jsonl`) && !l.includes('skipped '));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('[not-jsonl]');
+    expect(lines[0]).toMatch(/^\S+ \[WARN\] \[sessionpress-sessions\] +not-jsonl: 1 in 1 session /);
+    const problems = problemLines(out).filter((l) => l.includes(`${E.sessions.randomBytes}.jsonl`));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('[not-jsonl]');
   });
 
   it('counts the known records it does not show in the summary', () => {
     expect(run.log).toMatch(/known records not shown: .*\d+ hook results/);
     expect(run.log).toMatch(/\d+ listings/);
+  });
+
+  it('counts metadata lines of types it does not know by type, and never calls them problems', () => {
+    const line = run.log.split('\n').find((l) => l.includes('metadata lines not shown, of types this version does not know'));
+    expect(line).toBeDefined();
+    for (const [type, n] of Object.entries(E.unknownMetadata)) {
+      expect(line).toContain(`${n} ${type}`);
+      expect(run.log.split('\n').filter((l) => l.includes('[WARN]') && l.includes(type))).toEqual([]);
+      expect(problemLines(out).filter((l) => l.includes(type))).toEqual([]);
+    }
+  });
+
+  it('leaves out Astro\'s page-by-page listing and says how many pages it wrote', () => {
+    expect(run.log).not.toContain('├─');
+    expect(run.log).toMatch(/\[sessionpress\] \d+ pages: \d+ rendered, 0 reused from the last build/);
   });
 });
 
@@ -130,10 +150,12 @@ describe('the build log with SESSIONPRESS_VERBOSE=1', () => {
     rmSync(`${verboseOut}-cache`, { recursive: true, force: true });
   });
 
-  it('prints every problem on its own line', async () => {
+  it('prints every problem on its own line, and Astro\'s page listing', async () => {
     const verbose = await buildSite(verboseOut, { SESSIONPRESS_SOURCE: root, SESSIONPRESS_VERBOSE: '1', ASTRO_TELEMETRY_DISABLED: '1' });
     expect(verbose.code, verbose.log.slice(-2000)).toBe(0);
-    expect(verbose.log.split('\n').filter((l) => l.includes('[unknown-type]'))).toHaveLength(E.unknownTypeLines);
+    expect(verbose.log.split('\n').filter((l) => l.includes('[unknown-type]'))).toHaveLength(E.unknownConversation.lines);
+    // And Astro's page-by-page listing, as Astro prints it.
+    expect(verbose.log).toMatch(new RegExp(`├─ /sessions/\\S+/${E.sessions.everything}/index\\.html`));
   }, 600_000);
 });
 

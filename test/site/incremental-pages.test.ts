@@ -34,6 +34,12 @@ function reusedPages(log: string): Set<string> {
   return new Set([...plain.matchAll(/├─ (\/\S+) \((?:restored|cached)\)/g)].map((m) => m[1]));
 }
 
+/** Every page Astro lists as written, reused or rendered (`├─ <path>`): the listing a verbose build shows. */
+function listedPages(log: string): Set<string> {
+  const plain = log.replace(/\x1b\[[0-9;]*m/g, '');
+  return new Set([...plain.matchAll(/├─ (\/\S+)/g)].map((m) => m[1]));
+}
+
 /** Path → sha256 of every file of a built site. */
 function digestTree(dir: string): Map<string, string> {
   return new Map(listFiles(dir).map((f) => [relative(dir, f), createHash('sha256').update(readFileSync(f)).digest('hex')]));
@@ -93,7 +99,8 @@ describe('incremental page rendering', () => {
     const config = join(tmp('sp-incp-config-'), 'sessionpress.config.json');
     writeFileSync(config, JSON.stringify({ pageSize: 5 }));
     const out = join(tmp('sp-incp-out-'), 'site');
-    const env = { SESSIONPRESS_SOURCE: source, SESSIONPRESS_CONFIG: config };
+    // Verbose: Astro's page-by-page listing, which says which pages were copied, is left out of a default log.
+    const env = { SESSIONPRESS_SOURCE: source, SESSIONPRESS_CONFIG: config, SESSIONPRESS_VERBOSE: '1' };
     const projects = readdirSync(source).filter((d) => d.startsWith('-'));
     const byCount = (n: (c: number) => boolean) => projects.find((p) => n(sessionFiles(join(source, p)).length))!;
     // A project with one session (its edit changes no other page) and one with two (deleting one changes the other's links).
@@ -108,6 +115,7 @@ describe('incremental page rendering', () => {
     expect(all.length).toBeGreaterThan(sessionFiles(join(source, single)).length + 2);
     expect(all.some((p) => /\/2\/index\.html$/.test(p)), 'some session has a second page').toBe(true);
     expect(reusedPages(cold.log).size).toBe(0);
+    expect([...listedPages(cold.log)].filter((p) => p.startsWith('/sessions/')).sort()).toEqual(all);
 
     // Nothing changed: every session page is reused, none rendered. The output folder is kept between
     // builds (src/integrations/out-dir.ts), so anything the build did not produce must go.

@@ -42,7 +42,7 @@ describe('incremental builds', () => {
     expect(warm.code).toBe(0);
     expect(warm.log).toMatch(new RegExp(`${n} sessions \\(${n} unchanged, 1 skipped`));
     expect(warm.log).not.toMatch(/processing \d+ session/);
-    expect(warm.log).toMatch(/skipped .*metadata-only-session\.jsonl: metadata only/);
+    expect(warm.log).toMatch(/skipped 1 file with nothing to show \(1 metadata only\): \S*metadata-only-session\.jsonl$/m);
     expect(warm.log).toContain(`reused the search index (${shards} shards)`);
 
     // Change one prompt's text: only that session is processed again, and the page shows the change.

@@ -57,6 +57,7 @@ export function toEntryData(
     redactions: loaded.findings,
     subagentCount,
     hiddenCounts: session.hiddenCounts,
+    unknownMetadata: session.unknownMetadata,
   };
 }
 

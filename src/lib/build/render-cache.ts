@@ -12,6 +12,14 @@ export function astroCacheDir(projectRoot: string, env: NodeJS.ProcessEnv = proc
   return env.SESSIONPRESS_CACHE_DIR ? resolve(projectRoot, env.SESSIONPRESS_CACHE_DIR) : join(projectRoot, 'node_modules', '.astro');
 }
 
+/**
+ * Where a build lists every problem it found, one per line as compilers print
+ * them: beside Astro's cache, redacted like everything in it.
+ */
+export function problemsFilePath(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(astroCacheDir(projectRoot, env), 'problems.txt');
+}
+
 /** Where the render cache lives: inside Astro's own cache folder, so it is cleared with it. */
 export function renderCacheRoot(projectRoot: string): string {
   return join(astroCacheDir(projectRoot), 'sessionpress');

@@ -81,7 +81,9 @@ export function buildSession(input: SessionInput): BuildResult {
     }
     return { ok: false, reason: 'empty', diagnostics };
   }
-  reportUnknownTypes(entries, input.file, diagnostics);
+  // Keyed by whatever a file writes as its type: no prototype, so `constructor` or `__proto__` are plain keys.
+  const unknownMetadata: Record<string, number> = Object.create(null);
+  reportUnknownTypes(entries, input.file, diagnostics, unknownMetadata);
   const main = entries.filter((e) => !e.isSidechain);
   if (!main.some((e) => e.type === 'user' || e.type === 'assistant')) {
     diagnostics.push({ file: input.file, line: 0, code: 'metadata-only', reason: 'file holds only metadata (no user or assistant entry); no page is made' });
@@ -118,7 +120,7 @@ export function buildSession(input: SessionInput): BuildResult {
     options,
     toTurns,
   };
-  const subagents = linkAgents(input, entries, messages, [...built.toolCalls.values()], ctx);
+  const subagents = linkAgents(input, entries, messages, [...built.toolCalls.values()], ctx, unknownMetadata);
 
   const turns = toTurns(messages, built.turnDurations);
   const title = chooseTitle(entries, turns, input.sessionId, metadata);
@@ -137,19 +139,38 @@ export function buildSession(input: SessionInput): BuildResult {
     orphanToolResults: built.orphanToolResults,
     entryCounts,
     hiddenCounts: hidden,
+    unknownMetadata,
     diagnostics,
   };
   return { ok: true, session };
 }
 
+/** Distinct unknown types counted per session; a file that invents a type per line shares one count beyond that. */
+const MAX_UNKNOWN_KINDS = 50;
+/** Where the types beyond MAX_UNKNOWN_KINDS are counted. */
+export const OTHER_UNKNOWN_KINDS = '(other types)';
+
 /**
  * An entry type the model does not know is kept in the parent chain (it may
- * link others) but not shown, and reported on its line: the session page
- * lists every one, the build log one line per file.
+ * link others) but not shown. Claude Code adds new kinds of metadata lines
+ * every month (`file-history-delta`, `cost-state`, `atis-latch`…): a line with
+ * neither a `message` nor a `uuid` holds no conversation and is no node of
+ * it, so it is counted by type in `unknownMetadata`, not reported. One with a
+ * message, or a node of the conversation's tree (a new shape of turn, such as
+ * a flat `tool_use` line), may be conversation the reader does not see: that
+ * is a problem, reported on its line (the session page lists every one).
  */
-function reportUnknownTypes(entries: Entry[], file: string, diagnostics: Diagnostic[]): void {
+function reportUnknownTypes(entries: Entry[], file: string, diagnostics: Diagnostic[], unknownMetadata: Record<string, number>): void {
   for (const e of entries) {
-    if (e.type === 'unknown') diagnostics.push({ file, line: e.line, code: 'unknown-type', reason: `unknown entry type ${JSON.stringify(e.rawType)}; kept in the tree, not rendered` });
+    if (e.type !== 'unknown') continue;
+    const why = e.raw.message !== undefined && e.raw.message !== null ? 'it has a message' : e.uuid ? 'it is a node of the conversation' : undefined;
+    if (why) {
+      diagnostics.push({ file, line: e.line, code: 'unknown-type', reason: `unknown entry type ${JSON.stringify(e.rawType)} (${why}); kept in the tree, not rendered`, entryType: e.rawType });
+      continue;
+    }
+    const kind = e.rawType || '(no type)';
+    const counted = Object.hasOwn(unknownMetadata, kind) || Object.keys(unknownMetadata).length < MAX_UNKNOWN_KINDS ? kind : OTHER_UNKNOWN_KINDS;
+    countHidden(unknownMetadata, counted);
   }
 }
 
@@ -173,7 +194,7 @@ function insertMarkers(messages: Message[], markers: Message[]): Message[] {
  * background agent or fork to the notification that brought its result.
  * Returns every subagent shown, for usage.
  */
-function linkAgents(input: SessionInput, entries: Entry[], messages: Message[], mainCalls: ToolCall[], ctx: SubagentContext): Subagent[] {
+function linkAgents(input: SessionInput, entries: Entry[], messages: Message[], mainCalls: ToolCall[], ctx: SubagentContext, unknownMetadata: Record<string, number>): Subagent[] {
   const pending: PendingSubagent[] = [];
   const forks: PendingFork[] = [];
   const runs = new Map<string, Subagent[]>();
@@ -181,7 +202,7 @@ function linkAgents(input: SessionInput, entries: Entry[], messages: Message[], 
   const lastTimes = new Map<Subagent, string | undefined>();
   for (const agent of input.agents) {
     const agentEntries = agent.records.map(toEntry);
-    reportUnknownTypes(agentEntries, agent.file, ctx.diagnostics);
+    reportUnknownTypes(agentEntries, agent.file, ctx.diagnostics, unknownMetadata);
     const sub = buildSubagent(agentEntries, ctx, agent.file, agent.agentId, 'file');
     if (!sub) continue;
     if (agent.workflowRunId) {

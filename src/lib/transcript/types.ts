@@ -423,5 +423,13 @@ export interface Session {
    * summary, never warned about.
    */
   hiddenCounts: Record<string, number>;
+  /**
+   * Lines of an entry type the model does not know with neither a `message`
+   * nor a `uuid`: inert metadata (Claude Code adds such kinds every month),
+   * counted by their type as written for the build summary. They are not
+   * problems: an unknown type that could be conversation (it has a message,
+   * or is a node of the conversation's tree) is a diagnostic.
+   */
+  unknownMetadata: Record<string, number>;
   diagnostics: Diagnostic[];
 }

@@ -120,10 +120,16 @@ describe('2.1.x session: subagents, metadata, attachments (format-2.1 fixture)',
     expect(retracted?.kind === 'assistant' && retracted.retractedBy).toBeTruthy();
   });
 
-  it('reports an unknown entry type on every line (the page lists all), and nothing for the known 2.1.x records', () => {
+  it('reports an unknown entry type with a message on every line (the page lists all), and nothing for the known 2.1.x records', () => {
     const unknown = s.diagnostics.filter((d) => d.code === 'unknown-type');
     expect(unknown).toHaveLength(E.unknownTypeLines);
+    for (const d of unknown) expect(d.entryType).toBe(E.unknownConversation.type);
     expect(s.diagnostics.filter((d) => d.code !== 'unknown-type')).toEqual([]);
+  });
+
+  it('counts lines of unknown types without a message (inert metadata) by type, agent files included, and reports none of them', () => {
+    expect({ ...s.unknownMetadata }).toEqual(E.unknownMetadata);
+    for (const type of Object.keys(E.unknownMetadata)) expect(allText(s.diagnostics), type).not.toContain(type);
   });
 
   it('counts the new usage fields per model, and the subagents models too', () => {
@@ -156,7 +162,8 @@ describe('subagent rebuilt from agent_progress entries (format-2.1 fixture)', ()
     expect(call.subagent?.agentId).toBe(E.progressAgent.agentId);
     expect(calls(call.subagent!.messages).map((c) => c.id)).toEqual(E.progressAgent.calls);
     for (const c of calls(call.subagent!.messages)) expect(c.result, c.id).toBeDefined();
-    expect(s.diagnostics).toEqual([]);
+    // The only problem of this file is its line of an unknown type with a message.
+    expect(s.diagnostics.map((d) => d.code)).toEqual(['unknown-type']);
   });
 
   it('shows an agent that has a file and progress entries once, from its file', () => {
