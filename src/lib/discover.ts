@@ -1,6 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
+import { PLACEHOLDER_SOURCE } from './redact/rules.js';
 
 /** A session file found on disk, with the subagent files that may belong to it. */
 export interface SessionSource {
@@ -145,4 +146,25 @@ export function toPosix(p: string): string {
 /** The agent id of an `agent-<id>.jsonl` file name. */
 export function agentIdFromPath(path: string): string {
   return basename(path).replace(/^agent-/, '').replace(/\.jsonl$/, '');
+}
+
+/**
+ * The real relative path, among `candidates`, of a file that a stored (so
+ * redacted) diagnostic names: placeholders such as `[REDACTED:username]` stand
+ * for one path segment's part. The build log names files by their real paths,
+ * so an editor can open them; a name that matches no candidate, or several,
+ * is returned as it is.
+ */
+export function realPathOf(file: string, candidates: readonly string[]): string {
+  if (!PLACEHOLDER.test(file)) return file;
+  const pattern = new RegExp(`^${file.split(PLACEHOLDER_GLOBAL).map(escapeRegExp).join('[^/]+?')}$`);
+  const found = candidates.filter((c) => pattern.test(c));
+  return found.length === 1 ? found[0] : file;
+}
+
+const PLACEHOLDER = new RegExp(PLACEHOLDER_SOURCE);
+const PLACEHOLDER_GLOBAL = new RegExp(PLACEHOLDER_SOURCE, 'g');
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { SKIP_CODES, type Diagnostic } from '../lib/diagnostics.js';
-import { discoverSources, toPosix, type SessionSource, type SourceLayout } from '../lib/discover.js';
+import { discoverSources, realPathOf, toPosix, type SessionSource, type SourceLayout } from '../lib/discover.js';
 import { digestFile, mapLimit } from '../lib/fs/parallel.js';
 import { countBadLines, digestInputs, sideFilesOf, type SessionEntryData } from '../lib/build/entry-data.js';
 import { pipelineFingerprint } from '../lib/build/fingerprint.js';
@@ -272,7 +272,9 @@ function createReporter(projectRoot: string, root: string, totals: Totals) {
     totals.problems += items.filter((d) => !SKIP_CODES.has(d.code)).length - badLines;
     for (const [kind, n] of Object.entries(data.hiddenCounts ?? {})) totals.hidden[kind] = (totals.hidden[kind] ?? 0) + n;
     for (const [kind, n] of Object.entries(data.unknownMetadata ?? {})) totals.unknownMetadata[kind] = (totals.unknownMetadata[kind] ?? 0) + n;
-    problems.add({ key: source.relPath, items, known, shownFile: (d) => shownPath(d.file === sourceFile ? source.relPath : d.file) });
+    // The stored diagnostics name files redacted; the log names the real files (the session's own, its agents').
+    const own = () => [...source.subagentPaths, ...source.siblingAgentPaths, ...(source.sidecarPaths ?? []), ...(source.toolResultPaths ?? [])].map((p) => toPosix(relative(root, p)));
+    problems.add({ key: source.relPath, items, known, shownFile: (d) => shownPath(d.file === sourceFile ? source.relPath : realPathOf(d.file, own())) });
   }
   return {
     totals,
