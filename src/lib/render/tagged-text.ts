@@ -9,7 +9,8 @@
 import { formatCount, formatDuration } from '../format.js';
 import type { RenderContext } from './context.js';
 import { html, joinHtml, type SafeHtml } from './sanitize.js';
-import { badgeHtml, collapsible, jsonObjectOf, lineCount, markdownBlock, pathHtml, taggedValue, textBlock } from './tools/common.js';
+import { badgeHtml, collapsible, markdownBlock, pathHtml, textBlock } from './tools/common.js';
+import { jsonObjectOf, lineCount, taggedValue } from './tool-data.js';
 
 /** The tags this module understands, in the order they are looked for. */
 export const PROMPT_TAGS = [

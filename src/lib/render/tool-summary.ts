@@ -6,9 +6,7 @@
  */
 import { countOf, formatCount, formatDuration } from '../format.js';
 import type { ToolCall } from '../transcript/types.js';
-import { cleanResultText, lineCount, num, obj, resultText, str, structured } from './tools/common.js';
-import { computeHunks, patchHunks, type Hunk } from './tools/files.js';
-import { parseMcpName } from './tools/generic.js';
+import { cleanResultText, computeHunks, lineCount, num, obj, parseMcpName, patchHunks, resultText, str, structured, type Hunk } from './tool-data.js';
 import { ROW_SUMMARIES } from './tools/row-summaries.js';
 
 export interface ToolSummary {
