@@ -14,7 +14,7 @@ import { sessionToMarkdown } from './lib/export/markdown.js';
 import { openSessionById } from '../src/lib/build/open-session.js';
 import { pageOfMessage } from '../src/lib/site/pages.js';
 import { sessionEntryId, projectSlugOf } from '../src/lib/site/slug.js';
-import { absoluteUrl, sessionUrl } from '../src/lib/site/urls.js';
+import { absoluteUrl, pagesBase, sessionUrl } from '../src/lib/site/urls.js';
 import { loadConfig } from '../src/schemas/config.js';
 import type { Message, Session } from '../src/lib/transcript/types.js';
 
@@ -75,7 +75,7 @@ export async function main(argv: string[], deps: ExportDeps = {}): Promise<numbe
     err(target);
     return 1;
   }
-  const pageUrl = config.site ? absoluteUrl(sessionUrl(config.base, slug, target.link), config.site) : undefined;
+  const pageUrl = config.site ? absoluteUrl(sessionUrl(pagesBase(config.base, config.prefix), slug, target.link), config.site) : undefined;
 
   if (format === 'html') {
     const doc = await sessionToHtml(session, { root: repoRoot, pageUrl, turnFilter: target.turnFilter });
@@ -84,7 +84,7 @@ export async function main(argv: string[], deps: ExportDeps = {}): Promise<numbe
   }
   const parts = sessionToMarkdown(session, {
     pageUrl,
-    messageUrl: config.site ? (uuid) => absoluteUrl(sessionUrl(config.base, slug, { page: pageOfMessage(session, uuid, config.pageSize)?.page, message: uuid }), config.site) : undefined,
+    messageUrl: config.site ? (uuid) => absoluteUrl(sessionUrl(pagesBase(config.base, config.prefix), slug, { page: pageOfMessage(session, uuid, config.pageSize)?.page, message: uuid }), config.site) : undefined,
     turns: target.turnFilter ? session.turns.filter((t) => target.turnFilter!(t.index)) : undefined,
     messageFilter: target.messageFilter,
     split: values.split,

@@ -13,6 +13,7 @@ import { openSession, openSessionById, sourceLayout } from '../src/lib/build/ope
 import { linkTo } from '../src/lib/site/links.js';
 import { groupByPullRequest, matchesPullRequest } from '../src/lib/site/pull-requests.js';
 import { projectSlugOf } from '../src/lib/site/slug.js';
+import { pagesBase } from '../src/lib/site/urls.js';
 import { loadConfig, type SessionpressConfig } from '../src/schemas/config.js';
 import type { Session } from '../src/lib/transcript/types.js';
 
@@ -48,7 +49,7 @@ export async function main(argv: string[], out: (line: string) => void = console
     const opened = await openSessionById(config.sourceDir, positionals[0], config.redaction);
     const link = linkTo(opened.result.session, {
       site: config.site,
-      base: config.base,
+      base: pagesBase(config.base, config.prefix),
       pageSize: config.pageSize,
       projectSlug: projectSlugOf(opened.source.projectFolder),
       message: values.message,
@@ -86,7 +87,7 @@ async function linkPullRequest(config: SessionpressConfig, query: string, out: (
   for (const g of groups) {
     out(`${g.label} ${g.url} — ${g.sessions.length} session${g.sessions.length === 1 ? '' : 's'}`);
     for (const { session, projectSlug } of g.sessions) {
-      const link = linkTo(session, { site: config.site, base: config.base, pageSize: config.pageSize, projectSlug });
+      const link = linkTo(session, { site: config.site, base: pagesBase(config.base, config.prefix), pageSize: config.pageSize, projectSlug });
       out(link.url);
       out(link.markdown);
     }
