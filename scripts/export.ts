@@ -1,5 +1,5 @@
 /**
- * `npm run export -- <session-id-or-prefix> [--format md|html] [--out FILE] [--prompt N | --message UUID-PREFIX] [--split]`
+ * `sessionpress export <session-id-or-prefix> [--format md|html] [--out FILE] [--prompt N | --message UUID-PREFIX] [--split]`
  *
  * Writes one session, redacted exactly as the site shows it, as GitHub
  * Markdown for a pull request or as one self-contained HTML file. Reads the
@@ -18,13 +18,14 @@ import { absoluteUrl, pagesBase, sessionUrl } from '../src/lib/site/urls.js';
 import { loadConfig } from '../src/schemas/config.js';
 import type { Message, Session } from '../src/lib/transcript/types.js';
 
-const USAGE = `usage: npm run export -- <session-id-or-prefix> [options]
+const USAGE = `usage: sessionpress export <session-id-or-prefix> [options]
 
   --format, -f md|html   Markdown for a pull request (default), or one self-contained HTML file
   --out, -o FILE         write here instead of standard output (with --split: FILE-1.md, FILE-2.md, …)
   --prompt, -p N         only prompt N and its answer
   --message, -m PREFIX   only the message whose uuid starts with PREFIX
-  --split                Markdown: numbered parts of at most 65,536 characters instead of cutting`;
+  --split                Markdown: numbered parts of at most 65,536 characters instead of cutting
+  --config FILE          a Sessionpress config (default: sessionpress.config.json if present)`;
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -45,6 +46,7 @@ export async function main(argv: string[], deps: ExportDeps = {}): Promise<numbe
       prompt: { type: 'string', short: 'p' },
       message: { type: 'string', short: 'm' },
       split: { type: 'boolean' },
+      config: { type: 'string' },
     },
     USAGE,
     err,
@@ -62,7 +64,7 @@ export async function main(argv: string[], deps: ExportDeps = {}): Promise<numbe
   let config;
   let opened;
   try {
-    config = loadConfig();
+    config = loadConfig(process.cwd(), values.config ? { ...process.env, SESSIONPRESS_CONFIG: values.config } : process.env);
     opened = await openSessionById(config.sourceDir, positionals[0], config.redaction);
   } catch (e) {
     err((e as Error).message);
@@ -139,8 +141,4 @@ function partName(file: string, n: number, ext: string): string {
   const e = extname(file);
   const stem = e ? file.slice(0, -e.length) : file;
   return join(dirname(stem), `${stem.split(/[\\/]/).pop()}-${n}${e || `.${ext}`}`);
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main(process.argv.slice(2)).then((code) => process.exit(code));
 }

@@ -1,10 +1,10 @@
 /**
- * `npm run link -- <session-id-or-prefix> [--message <uuid-prefix>] [--tool <tool-id-prefix>] [--prompt N]`
+ * `sessionpress link <session-id-or-prefix> [--message <uuid-prefix>] [--tool <tool-id-prefix>] [--prompt N]`
  * prints the published URL of a session, a prompt, one message or one tool
  * call (`--tool`, or a `toolu_…` id given to `--message`), and a Markdown line
  * to paste into a pull request.
  *
- * `npm run link -- --pr <number|owner/repo#N|url>` prints those lines for every
+ * `sessionpress link --pr <number|owner/repo#N|url>` prints those lines for every
  * session that opened or updated that pull request, newest first.
  */
 import { readFile } from 'node:fs/promises';
@@ -17,15 +17,15 @@ import { pagesBase } from '../src/lib/site/urls.js';
 import { loadConfig, type SessionpressConfig } from '../src/schemas/config.js';
 import type { Session } from '../src/lib/transcript/types.js';
 
-const USAGE = `usage: npm run link -- <session-id-or-prefix> [--message <uuid-prefix>] [--tool <tool-use-id-prefix>] [--prompt N]
-       npm run link -- --pr <number | owner/repo#N | pull request URL>`;
+const USAGE = `usage: sessionpress link <session-id-or-prefix> [--message <uuid-prefix>] [--tool <tool-use-id-prefix>] [--prompt N] [--config FILE]
+       sessionpress link --pr <number | owner/repo#N | pull request URL> [--config FILE]`;
 
 /** Printed under root-relative links: they only work once `site` says where the pages live. */
 export const SITE_NOT_SET =
   'note: "site" is not set, so this link is relative to the site root. Set "site" in sessionpress.config.json (e.g. "site": "https://you.github.io") or SESSIONPRESS_SITE to get a full URL.';
 
 export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
-  const cli = parseCommandLine(argv, { message: { type: 'string', short: 'm' }, tool: { type: 'string', short: 't' }, prompt: { type: 'string', short: 'p' }, pr: { type: 'string' } }, USAGE, out, { max: 1 });
+  const cli = parseCommandLine(argv, { message: { type: 'string', short: 'm' }, tool: { type: 'string', short: 't' }, prompt: { type: 'string', short: 'p' }, pr: { type: 'string' }, config: { type: 'string' } }, USAGE, out, { max: 1 });
   if (!cli.ok) return cli.code;
   const { values, positionals } = cli;
   if (values.pr !== undefined ? positionals.length > 0 || values.message !== undefined || values.tool !== undefined || values.prompt !== undefined : positionals.length !== 1) {
@@ -39,7 +39,7 @@ export async function main(argv: string[], out: (line: string) => void = console
   }
   let config: SessionpressConfig;
   try {
-    config = loadConfig();
+    config = loadConfig(process.cwd(), values.config ? { ...process.env, SESSIONPRESS_CONFIG: values.config } : process.env);
   } catch (err) {
     out((err as Error).message);
     return 2;
@@ -94,8 +94,4 @@ async function linkPullRequest(config: SessionpressConfig, query: string, out: (
   }
   if (!config.site) out(SITE_NOT_SET);
   return 0;
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main(process.argv.slice(2)).then((code) => process.exit(code));
 }

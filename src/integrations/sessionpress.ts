@@ -135,9 +135,11 @@ function outsideRootPlugin(root: string): Plugin {
     enforce: 'pre',
     resolveId(id, importer) {
       if (importer?.startsWith('/@fs/') && id.startsWith('.')) return this.resolve(id, importer.slice('/@fs'.length).split('?')[0], { skipSelf: true });
-      const [path] = id.split('?', 1);
-      if (!path.endsWith('.astro') || !id.includes('?astro') || !isAbsolute(path) || path.startsWith(inRoot) || !existsSync(path)) return undefined;
-      return `/@fs${id}`;
+      // The dev server asks for these by their `/@fs/` URL already.
+      const file = id.startsWith('/@fs/') ? id.slice('/@fs'.length) : id;
+      const [path] = file.split('?', 1);
+      if (!path.endsWith('.astro') || !file.includes('?astro') || !isAbsolute(path) || path.startsWith(inRoot) || !existsSync(path)) return undefined;
+      return `/@fs${file}`;
     },
   };
 }
