@@ -5,6 +5,7 @@ import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, listFiles, readAllText, type BuildRun } from '../helpers/build.js';
 import { repoRoot } from '../helpers/shared.js';
+import { messageBody, topLevel } from '../helpers/messages.js';
 
 const notesDir = join(repoRoot, 'content', 'notes');
 /** Every MDX note, relative to content/notes (POSIX), e.g. `samples/reading-the-sample-sessions.mdx`. */
@@ -31,11 +32,6 @@ function embedsOf(mdx: string): EmbedTag[] {
 }
 
 const doc = (file: string) => new JSDOM(readFileSync(file, 'utf8')).window.document;
-
-/** Messages at the top level of a transcript (not nested in a subagent's transcript). */
-function topLevel(root: Element): Element[] {
-  return [...root.querySelectorAll('article.msg[data-uuid]')].filter((a) => !a.parentElement?.closest('article.msg'));
-}
 
 /** Every page of a session in order (page 1, then /2/, /3/…), as parsed documents. */
 function sessionPages(out: string, sessionPrefix: string): Document[] {
@@ -66,11 +62,6 @@ function expectedMessages(pages: Document[], attrs: EmbedTag['attrs']): Element[
     return all.slice(attrs.from !== undefined ? at(attrs.from) : 0, attrs.to !== undefined ? at(attrs.to) + 1 : all.length);
   }
   return all;
-}
-
-/** A message's body: its children but the header (and a continuation's permalink, which stands in for it). */
-function messageBody(article: Element): string {
-  return [...article.children].filter((c) => !c.matches('header.msg-head') && !c.matches('.msg.cont > a')).map((c) => c.outerHTML).join('');
 }
 
 describe('notes', () => {
