@@ -55,6 +55,15 @@ export function groupPageKey(kind: string, group: { slug: string; name: string }
   return jsonDigest([PAGE_KEY_VERSION, kind, group.slug, group.name, entries.map(entryDigest), siteDigest]);
 }
 
+/**
+ * The paths of a page per project (its list of sessions, its insights): the
+ * project as the page's props, keyed by its sessions' entries, so a rebuild
+ * renders only the pages of a project whose sessions changed.
+ */
+export function projectPagePaths<P extends { slug: string; name: string; sessions: readonly { data: object }[] }>(kind: string, projects: readonly P[], siteDigest: string) {
+  return projects.map((project) => ({ params: { project: project.slug }, props: { project }, cacheKey: groupPageKey(kind, project, project.sessions, siteDigest) }));
+}
+
 /** The link to another session a page shows: its slug and title. */
 export interface NeighbourLink {
   slug: string;

@@ -80,6 +80,16 @@ export function structuredOrJson(call: ToolCall): Record<string, unknown> | unde
   return structured(call) ?? (call.result && !call.result.isError ? jsonObjectOf(resultText(call.result)) : undefined);
 }
 
+/**
+ * A tool's entry in a table by tool name: its own, else the one for MCP tools
+ * (`mcp__…`), else the one for any other tool. The renderers and the one-line
+ * summaries are both looked up this way.
+ */
+export function byToolName<T>(table: Record<string, T>, name: string, fallback: { mcp: T; other: T }): T {
+  if (Object.prototype.hasOwnProperty.call(table, name)) return table[name];
+  return name.startsWith('mcp__') ? fallback.mcp : fallback.other;
+}
+
 /** Splits `mcp__server__tool` into its server and tool names. */
 export function parseMcpName(name: string): { server: string; tool: string } | undefined {
   const m = /^mcp__(.+?)__(.+)$/.exec(name);
