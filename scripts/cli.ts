@@ -9,47 +9,19 @@ interface Command {
   /** Its arguments, as the help shows them. */
   args: string;
   summary: string;
-  /** Resolves with an exit code, or undefined while a server it started keeps running. */
-  run: (argv: string[]) => Promise<number | undefined>;
+  /** Its module: `main(argv)` resolves with an exit code, or undefined while a server it started keeps running. */
+  load: () => Promise<{ main: (argv: string[]) => Promise<number | undefined> }>;
 }
 
 /** Every command, in the order `--help` lists them. */
 export const COMMANDS: Record<string, Command> = {
-  build: {
-    args: '[SOURCE] [--out DIR]',
-    summary: 'build a site from SOURCE (default ~/.claude/projects) into ./sessionpress-site, redacted',
-    run: async (argv) => (await import('./build.js')).main(argv),
-  },
-  dev: {
-    args: '[SOURCE]',
-    summary: 'serve the site while you work, rebuilt as session files change',
-    run: async (argv) => (await import('./dev.js')).main(argv),
-  },
-  preview: {
-    args: '[--out DIR]',
-    summary: 'serve a built site locally, search included',
-    run: async (argv) => (await import('./preview.js')).main(argv),
-  },
-  import: {
-    args: '[SOURCE] [--pick]',
-    summary: 'copy chosen sessions, redacted, into ./content/sessions',
-    run: async (argv) => (await import('./import.js')).main(argv),
-  },
-  audit: {
-    args: '[SOURCE] [--strict]',
-    summary: 'show what redaction finds; --strict: fail if a built site still holds any',
-    run: async (argv) => (await import('./audit.js')).main(argv),
-  },
-  link: {
-    args: '<SESSION> [--prompt N]',
-    summary: 'print the published URL of a session, prompt, message or tool call',
-    run: async (argv) => (await import('./link.js')).main(argv),
-  },
-  export: {
-    args: '<SESSION> [--format md|html]',
-    summary: 'write one session as Markdown for a pull request, or one HTML file',
-    run: async (argv) => (await import('./export.js')).main(argv),
-  },
+  build: { args: '[SOURCE] [--out DIR]', summary: 'build a site from SOURCE (default ~/.claude/projects) into ./sessionpress-site, redacted', load: () => import('./build.js') },
+  dev: { args: '[SOURCE]', summary: 'serve the site while you work, rebuilt as session files change', load: () => import('./dev.js') },
+  preview: { args: '[--out DIR]', summary: 'serve a built site locally, search included', load: () => import('./preview.js') },
+  import: { args: '[SOURCE] [--pick]', summary: 'copy chosen sessions, redacted, into ./content/sessions', load: () => import('./import.js') },
+  audit: { args: '[SOURCE] [--strict]', summary: 'show what redaction finds; --strict: fail if a built site still holds any', load: () => import('./audit.js') },
+  link: { args: '<SESSION> [--prompt N]', summary: 'print the published URL of a session, prompt, message or tool call', load: () => import('./link.js') },
+  export: { args: '<SESSION> [--format md|html]', summary: 'write one session as Markdown for a pull request, or one HTML file', load: () => import('./export.js') },
 };
 
 /** The package's version, from its package.json. */
@@ -94,5 +66,5 @@ export async function main(argv: string[], out: (line: string) => void = console
   process.env.ASTRO_DISABLE_UPDATE_CHECK ??= 'true';
   // A log written to a file or a pipe gets no colour codes (picocolors colours whenever CI is set).
   if (!process.stdout.isTTY) process.env.NO_COLOR ??= '1';
-  return command.run(rest);
+  return (await command.load()).main(rest);
 }

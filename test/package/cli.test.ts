@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../scripts/cli.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { install, packageListing, packRepository, run, type Run } from '../helpers/package.js';
+import { install, packageListing, packRepository, run, userEnv, type Run } from '../helpers/package.js';
 import { serveStatic } from '../helpers/serve.js';
 import { corpusRoot, repoRoot } from '../helpers/shared.js';
 import { searchAndLand, sessionPagePaths, uniqueWord } from '../browser/site-helpers.js';
@@ -79,6 +79,18 @@ describe('npx sessionpress build, from the packed package', () => {
     for (const name of Object.keys(COMMANDS)) expect(help.stdout).toMatch(new RegExp(`^ {2}${name} `, 'm'));
     const version = await npx('--version');
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version);
+  });
+
+  it('says in one line what to install when no Node new enough can run it', async () => {
+    const node = (await run('node', ['--version'], app)).stdout.trim();
+    const [major, minor] = node.slice(1).split('.').map(Number);
+    // Only a machine whose own Node is too old takes this path (ours: v20). SESSIONPRESS_REEXEC marks the
+    // run as one already restarted on the bundled Node, as when that Node turns out too old as well.
+    if (major > 22 || (major === 22 && minor >= 12)) return;
+    const old = await run('node', [join(installed, 'bin', 'sessionpress.mjs'), '--version'], app, userEnv({ SESSIONPRESS_REEXEC: '1' }));
+    expect(old.code).toBe(1);
+    expect(old.out.trim().split('\n')).toHaveLength(1);
+    expect(old.out).toMatch(/needs Node 22\.12 or later \(this is v\d+[^)]*\): install Node 22/);
   });
 
   it('finds a word of a session through the site\'s search, in a browser', async () => {
