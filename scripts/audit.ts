@@ -1,5 +1,5 @@
 /**
- * `npm run audit -- [source] [--strict] [--dist dist]`
+ * `sessionpress audit [source] [--strict] [--dist dist]`
  *
  * Reports per session what redaction finds (rule, count, masked sample). With
  * `--strict`, also scans the built site (every text file and pagefind's
@@ -19,7 +19,7 @@ import { createRedactor, type RedactionOptions } from '../src/lib/redact/index.j
 import { CONFIG_FILE } from '../src/schemas/config.js';
 import { loadRedactionOptions } from './import.js';
 
-const USAGE = `usage: npm run audit -- [source] [--strict] [--dist DIR] [--config FILE]
+const USAGE = `usage: sessionpress audit [source] [--strict] [--dist DIR] [--config FILE]
 
   source         folder laid out like ~/.claude/projects (default: content/sessions)
   --strict       also scan the built site and exit 1 if anything is still detected
@@ -58,7 +58,7 @@ export async function main(argv: string[], deps: AuditDeps = {}): Promise<number
   // The findings above are what redaction replaces on the way in; --strict fails only on what reached the built site.
   out(`--strict judges the built site (${values.dist ?? 'dist'}) only${sourceFindings ? `: the ${sourceFindings} finding(s) above are in the source files and are redacted by the import and the build, so they do not fail the audit` : ''}.`);
   if (!existsSync(dist)) {
-    out(`--strict: built site ${dist} does not exist; run npm run build first`);
+    out(`--strict: built site ${dist} does not exist; build the site first`);
     return 2;
   }
   const { files, findings } = await scanDist(dist, redaction);
@@ -74,7 +74,7 @@ export async function main(argv: string[], deps: AuditDeps = {}): Promise<number
 }
 
 /**
- * Redacts each session in memory exactly as `npm run import` does (the same
+ * Redacts each session in memory exactly as `sessionpress import` does (the same
  * code, as a dry run: the same entries left out, the same usernames per
  * project folder, one redactor for the run), so both count the same findings
  * for the same file. Prints, per rule, where the first finding is and what it
@@ -148,8 +148,4 @@ async function firstLines(s: SessionSource, siblings: string[], root: string, ru
     if (found.size >= rules.length || budget <= 0) break;
   }
   return found;
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main(process.argv.slice(2)).then((code) => process.exit(code));
 }

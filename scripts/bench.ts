@@ -173,9 +173,10 @@ async function build(label: string, extraEnv: Record<string, string>, dist: stri
   // Astro's own summary line of the page-writing step: `12:00:00 ✓ Completed in 2.53s.`
   const pages = /generating static routes[\s\S]*?✓ Completed in ([\d.]+)(m?s)\./.exec(plain);
   const distSize = await folderBytes(dist);
-  // Every shard's bundle: pagefind/, pagefind-2/, …
+  // Every shard's bundle: _sessionpress/pagefind/, _sessionpress/pagefind-2/, …
   let indexBytes = 0;
-  for (const name of await readdir(dist)) if (/^pagefind(-\d+)?$/.test(name)) indexBytes += (await folderBytes(join(dist, name))).bytes;
+  const bundles = join(dist, '_sessionpress');
+  for (const name of await readdir(bundles)) if (/^pagefind(-\d+)?$/.test(name)) indexBytes += (await folderBytes(join(bundles, name))).bytes;
   const f: BuildFigures = {
     label,
     wallMs: run.wallMs,

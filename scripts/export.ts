@@ -1,5 +1,5 @@
 /**
- * `npm run export -- <session-id-or-prefix> [--format md|html] [--out FILE] [--prompt N | --message UUID-PREFIX] [--split]`
+ * `sessionpress export <session-id-or-prefix> [--format md|html] [--out FILE] [--prompt N | --message UUID-PREFIX] [--split]`
  *
  * Writes one session, redacted exactly as the site shows it, as GitHub
  * Markdown for a pull request or as one self-contained HTML file. Reads the
@@ -14,17 +14,18 @@ import { sessionToMarkdown } from './lib/export/markdown.js';
 import { openSessionById } from '../src/lib/build/open-session.js';
 import { pageOfMessage } from '../src/lib/site/pages.js';
 import { sessionEntryId, projectSlugOf } from '../src/lib/site/slug.js';
-import { absoluteUrl, sessionUrl } from '../src/lib/site/urls.js';
+import { absoluteUrl, pagesBase, sessionUrl } from '../src/lib/site/urls.js';
 import { loadConfig } from '../src/schemas/config.js';
 import type { Message, Session } from '../src/lib/transcript/types.js';
 
-const USAGE = `usage: npm run export -- <session-id-or-prefix> [options]
+const USAGE = `usage: sessionpress export <session-id-or-prefix> [options]
 
   --format, -f md|html   Markdown for a pull request (default), or one self-contained HTML file
   --out, -o FILE         write here instead of standard output (with --split: FILE-1.md, FILE-2.md, …)
   --prompt, -p N         only prompt N and its answer
   --message, -m PREFIX   only the message whose uuid starts with PREFIX
-  --split                Markdown: numbered parts of at most 65,536 characters instead of cutting`;
+  --split                Markdown: numbered parts of at most 65,536 characters instead of cutting
+  --config FILE          a Sessionpress config (default: sessionpress.config.json if present)`;
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -45,6 +46,7 @@ export async function main(argv: string[], deps: ExportDeps = {}): Promise<numbe
       prompt: { type: 'string', short: 'p' },
       message: { type: 'string', short: 'm' },
       split: { type: 'boolean' },
+      config: { type: 'string' },
     },
     USAGE,
     err,
@@ -62,7 +64,7 @@ export async function main(argv: string[], deps: ExportDeps = {}): Promise<numbe
   let config;
   let opened;
   try {
-    config = loadConfig();
+    config = loadConfig(process.cwd(), values.config ? { ...process.env, SESSIONPRESS_CONFIG: values.config } : process.env);
     opened = await openSessionById(config.sourceDir, positionals[0], config.redaction);
   } catch (e) {
     err((e as Error).message);
@@ -75,7 +77,7 @@ export async function main(argv: string[], deps: ExportDeps = {}): Promise<numbe
     err(target);
     return 1;
   }
-  const pageUrl = config.site ? absoluteUrl(sessionUrl(config.base, slug, target.link), config.site) : undefined;
+  const pageUrl = config.site ? absoluteUrl(sessionUrl(pagesBase(config.base, config.prefix), slug, target.link), config.site) : undefined;
 
   if (format === 'html') {
     const doc = await sessionToHtml(session, { root: repoRoot, pageUrl, turnFilter: target.turnFilter });
@@ -84,7 +86,7 @@ export async function main(argv: string[], deps: ExportDeps = {}): Promise<numbe
   }
   const parts = sessionToMarkdown(session, {
     pageUrl,
-    messageUrl: config.site ? (uuid) => absoluteUrl(sessionUrl(config.base, slug, { page: pageOfMessage(session, uuid, config.pageSize)?.page, message: uuid }), config.site) : undefined,
+    messageUrl: config.site ? (uuid) => absoluteUrl(sessionUrl(pagesBase(config.base, config.prefix), slug, { page: pageOfMessage(session, uuid, config.pageSize)?.page, message: uuid }), config.site) : undefined,
     turns: target.turnFilter ? session.turns.filter((t) => target.turnFilter!(t.index)) : undefined,
     messageFilter: target.messageFilter,
     split: values.split,
@@ -139,8 +141,4 @@ function partName(file: string, n: number, ext: string): string {
   const e = extname(file);
   const stem = e ? file.slice(0, -e.length) : file;
   return join(dirname(stem), `${stem.split(/[\\/]/).pop()}-${n}${e || `.${ext}`}`);
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main(process.argv.slice(2)).then((code) => process.exit(code));
 }

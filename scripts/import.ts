@@ -1,5 +1,5 @@
 /**
- * `npm run import -- [source] [--project P] [--session ID] [--since D] [--until D] [--pick] [--out DIR] [--dry-run]`
+ * `sessionpress import [source] [--project P] [--session ID] [--since D] [--until D] [--pick] [--out DIR] [--dry-run]`
  *
  * Copies chosen sessions (with their subagent files) from `~/.claude/projects`
  * (or any folder laid out like it) into `content/sessions/`, redacted, and
@@ -19,7 +19,7 @@ import { assignSiblingAgents } from '../src/lib/build/open-session.js';
 import { createRedactor, type RedactionOptions } from '../src/lib/redact/index.js';
 import { CONFIG_FILE, redactionConfigSchema } from '../src/schemas/config.js';
 
-const USAGE = `usage: npm run import -- [source] [options]
+const USAGE = `usage: sessionpress import [source] [options]
 
   source              folder laid out like ~/.claude/projects (default: ~/.claude/projects),
                       or a session id or prefix to import from the default folder
@@ -78,7 +78,7 @@ export async function main(argv: string[], deps: ImportDeps = {}): Promise<numbe
   const outDir = resolve(values.out ?? 'content/sessions');
   const dryRun = values['dry-run'] ?? false;
   if (!existsSync(root)) {
-    out(idArg ? `"${idArg}" is not a folder, so it was taken as a session id in ${root}, which does not exist; for a session in another folder: npm run import -- <folder> --session ${idArg}` : `source folder ${root} does not exist`);
+    out(idArg ? `"${idArg}" is not a folder, so it was taken as a session id in ${root}, which does not exist; for a session in another folder: sessionpress import <folder> --session ${idArg}` : `source folder ${root} does not exist`);
     return 2;
   }
 
@@ -232,8 +232,4 @@ function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} kB`;
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main(process.argv.slice(2)).then((code) => process.exit(code));
 }

@@ -1,10 +1,10 @@
 /**
- * `npm run link -- <session-id-or-prefix> [--message <uuid-prefix>] [--tool <tool-id-prefix>] [--prompt N]`
+ * `sessionpress link <session-id-or-prefix> [--message <uuid-prefix>] [--tool <tool-id-prefix>] [--prompt N]`
  * prints the published URL of a session, a prompt, one message or one tool
  * call (`--tool`, or a `toolu_…` id given to `--message`), and a Markdown line
  * to paste into a pull request.
  *
- * `npm run link -- --pr <number|owner/repo#N|url>` prints those lines for every
+ * `sessionpress link --pr <number|owner/repo#N|url>` prints those lines for every
  * session that opened or updated that pull request, newest first.
  */
 import { readFile } from 'node:fs/promises';
@@ -13,18 +13,19 @@ import { openSession, openSessionById, sourceLayout } from '../src/lib/build/ope
 import { linkTo } from '../src/lib/site/links.js';
 import { groupByPullRequest, matchesPullRequest } from '../src/lib/site/pull-requests.js';
 import { projectSlugOf } from '../src/lib/site/slug.js';
+import { pagesBase } from '../src/lib/site/urls.js';
 import { loadConfig, type SessionpressConfig } from '../src/schemas/config.js';
 import type { Session } from '../src/lib/transcript/types.js';
 
-const USAGE = `usage: npm run link -- <session-id-or-prefix> [--message <uuid-prefix>] [--tool <tool-use-id-prefix>] [--prompt N]
-       npm run link -- --pr <number | owner/repo#N | pull request URL>`;
+const USAGE = `usage: sessionpress link <session-id-or-prefix> [--message <uuid-prefix>] [--tool <tool-use-id-prefix>] [--prompt N] [--config FILE]
+       sessionpress link --pr <number | owner/repo#N | pull request URL> [--config FILE]`;
 
 /** Printed under root-relative links: they only work once `site` says where the pages live. */
 export const SITE_NOT_SET =
   'note: "site" is not set, so this link is relative to the site root. Set "site" in sessionpress.config.json (e.g. "site": "https://you.github.io") or SESSIONPRESS_SITE to get a full URL.';
 
 export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
-  const cli = parseCommandLine(argv, { message: { type: 'string', short: 'm' }, tool: { type: 'string', short: 't' }, prompt: { type: 'string', short: 'p' }, pr: { type: 'string' } }, USAGE, out, { max: 1 });
+  const cli = parseCommandLine(argv, { message: { type: 'string', short: 'm' }, tool: { type: 'string', short: 't' }, prompt: { type: 'string', short: 'p' }, pr: { type: 'string' }, config: { type: 'string' } }, USAGE, out, { max: 1 });
   if (!cli.ok) return cli.code;
   const { values, positionals } = cli;
   if (values.pr !== undefined ? positionals.length > 0 || values.message !== undefined || values.tool !== undefined || values.prompt !== undefined : positionals.length !== 1) {
@@ -38,7 +39,7 @@ export async function main(argv: string[], out: (line: string) => void = console
   }
   let config: SessionpressConfig;
   try {
-    config = loadConfig();
+    config = loadConfig(process.cwd(), values.config ? { ...process.env, SESSIONPRESS_CONFIG: values.config } : process.env);
   } catch (err) {
     out((err as Error).message);
     return 2;
@@ -48,7 +49,7 @@ export async function main(argv: string[], out: (line: string) => void = console
     const opened = await openSessionById(config.sourceDir, positionals[0], config.redaction);
     const link = linkTo(opened.result.session, {
       site: config.site,
-      base: config.base,
+      base: pagesBase(config.base, config.prefix),
       pageSize: config.pageSize,
       projectSlug: projectSlugOf(opened.source.projectFolder),
       message: values.message,
@@ -86,15 +87,11 @@ async function linkPullRequest(config: SessionpressConfig, query: string, out: (
   for (const g of groups) {
     out(`${g.label} ${g.url} — ${g.sessions.length} session${g.sessions.length === 1 ? '' : 's'}`);
     for (const { session, projectSlug } of g.sessions) {
-      const link = linkTo(session, { site: config.site, base: config.base, pageSize: config.pageSize, projectSlug });
+      const link = linkTo(session, { site: config.site, base: pagesBase(config.base, config.prefix), pageSize: config.pageSize, projectSlug });
       out(link.url);
       out(link.markdown);
     }
   }
   if (!config.site) out(SITE_NOT_SET);
   return 0;
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main(process.argv.slice(2)).then((code) => process.exit(code));
 }

@@ -23,19 +23,18 @@ const TOKEN_CLASSES = fileURLToPath(new URL('../lib/render/token-classes.ts', im
  * took seconds on every build to bundle shiki's 240 grammars. The engine is
  * bundled once with esbuild and kept in Astro's cache folder under a hash of
  * its sources and shiki's version; every build copies it (hard links) with
- * shiki's grammar modules into `_sessionpress/highlight-<hash>/` of the site.
+ * shiki's grammar modules into `_sessionpress/highlight-<hash>/` below the
+ * pages' base (`prefix` is where our pages are in the output folder).
  * The page script learns that folder from `virtual:sessionpress/lazy-highlight`.
  */
-export function lazyHighlightIntegration(ledger: OutputLedger): AstroIntegration {
+export function lazyHighlightIntegration(ledger: OutputLedger, prefix: string): AstroIntegration {
   let cacheDir = '';
-  let root = '';
   let version = '';
   return {
     name: 'sessionpress-lazy-highlight',
     hooks: {
-      'astro:config:setup': async ({ config, updateConfig }) => {
-        root = fileURLToPath(config.root);
-        version = await engineVersion(root);
+      'astro:config:setup': async ({ updateConfig }) => {
+        version = await engineVersion();
         updateConfig({ vite: { plugins: [highlightModulePlugin(folderOf(version))] } });
       },
       'astro:config:done': ({ config }) => {
@@ -43,12 +42,15 @@ export function lazyHighlightIntegration(ledger: OutputLedger): AstroIntegration
       },
       'astro:build:done': async ({ dir }) => {
         const cached = join(cacheDir, version);
-        if (!existsSync(join(cached, 'engine.mjs'))) await buildEngine(root, cached);
-        // The output folder is kept between builds: an older highlighter's folder goes.
-        const parent = join(fileURLToPath(dir), dirname(folderOf(version)));
-        if (existsSync(parent)) for (const name of await readdir(parent)) if (`_sessionpress/${name}/` !== folderOf(version)) await rm(join(parent, name), { recursive: true, force: true });
+        if (!existsSync(join(cached, 'engine.mjs'))) await buildEngine(cached);
+        // The output folder is kept between builds: an older highlighter's folder goes (the search index beside it stays).
+        const pages = join(fileURLToPath(dir), prefix);
+        const parent = join(pages, dirname(folderOf(version)));
+        if (existsSync(parent)) {
+          for (const name of await readdir(parent)) if (name.startsWith('highlight-') && `_sessionpress/${name}/` !== folderOf(version)) await rm(join(parent, name), { recursive: true, force: true });
+        }
         // A folder left by the last build stays when it holds exactly the cached files, linked.
-        const target = join(fileURLToPath(dir), folderOf(version));
+        const target = join(pages, folderOf(version));
         if (!(await isLinkedTree(cached, target))) {
           await rm(target, { recursive: true, force: true });
           await copyTree(cached, target);
@@ -59,14 +61,15 @@ export function lazyHighlightIntegration(ledger: OutputLedger): AstroIntegration
   };
 }
 
-/** The site folder of the highlighter, relative to the base. */
+/** The site folder of the highlighter, relative to the pages' base. */
 function folderOf(version: string): string {
   return `_sessionpress/highlight-${version}/`;
 }
 
 /** A hash of everything the shipped files come from: the engine's sources, shiki's and esbuild's versions. */
-async function engineVersion(root: string): Promise<string> {
-  const require = createRequire(join(root, 'package.json'));
+async function engineVersion(): Promise<string> {
+  // Resolved from this package, wherever the site's root is (the command line's is in the cache folder).
+  const require = createRequire(import.meta.url);
   const hash = createHash('sha256');
   for (const pkg of [require.resolve('shiki/package.json'), join(langsDir(), '..', 'package.json'), require.resolve('esbuild/package.json')]) hash.update(JSON.parse(await readFile(pkg, 'utf8')).version);
   for (const f of [ENGINE_ENTRY, TOKEN_CLASSES]) hash.update(await readFile(f));
@@ -74,13 +77,13 @@ async function engineVersion(root: string): Promise<string> {
 }
 
 /** Bundles the engine and copies shiki's grammar modules into `target` (written beside it, then renamed). */
-async function buildEngine(root: string, target: string): Promise<void> {
+async function buildEngine(target: string): Promise<void> {
   const tmp = `${target}.${process.pid}.tmp`;
   await rm(tmp, { recursive: true, force: true });
   await esbuild.build({
     entryPoints: [ENGINE_ENTRY],
     outfile: join(tmp, 'engine.mjs'),
-    absWorkingDir: root,
+    absWorkingDir: dirname(ENGINE_ENTRY),
     bundle: true,
     format: 'esm',
     platform: 'browser',

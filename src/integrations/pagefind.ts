@@ -11,19 +11,23 @@ import { createProgress, isInteractive, PROGRESS_LABEL } from '../lib/build/prog
 import type { OutputLedger } from '../lib/fs/output-ledger.js';
 import { copyTree, isLinkedTree, mapLimit } from '../lib/fs/parallel.js';
 import { INTERFACE_LABELS } from '../lib/render/interface-labels.js';
-import { SEARCH_MANIFEST, type SearchManifest } from '../lib/search/manifest.js';
-import { bundleDir, fragmentDates, SEARCH_BODY_ATTR, shardCount, shardOf } from '../lib/search/shards.js';
+import { bundleDir, SEARCH_MANIFEST, type SearchManifest } from '../lib/search/manifest.js';
+import { fragmentDates, SEARCH_BODY_ATTR, shardCount, shardOf } from '../lib/search/shards.js';
 
 export interface PagefindIntegrationOptions {
   /** About this much searchable HTML goes into one index shard (see src/lib/search/shards.ts). */
   shardBytes: number;
   /** Where the files of the search bundles are recorded as this build's output (see out-dir.ts). */
   ledger: OutputLedger;
+  /** Where our pages are below the output folder (`''` or `'sessions/'`): the index and its URLs start there. */
+  prefix: string;
+  /** The route patterns of our pages: only they are indexed, never a host site's own pages. */
+  routes: string[];
 }
 
 interface SearchPage {
   path: string;
-  /** Path relative to the site root, with `/`: what pagefind turns into the page's URL. */
+  /** Path relative to our pages' folder, with `/`: what pagefind turns into the page's URL (below the pages' base). */
   rel: string;
   bytes: number;
   sha: string;
@@ -59,6 +63,11 @@ export const EXCLUDE_SELECTORS = [
  * pagefind's Node API. Every response's `errors` is checked: an index that
  * failed to build fails the build instead of shipping a silently empty search.
  *
+ * Only our pages are indexed (those of our routes), relative to the prefix's
+ * folder; the bundles go into `_sessionpress/` there, so a host site's own
+ * index is left alone. The browser gives pagefind the pages' base as its
+ * `baseUrl` (src/scripts/search-results.ts).
+ *
  * Large sites are indexed in shards, at most two at a time (memory stays at
  * two shards' worth), and each shard is kept in Astro's cache folder under a
  * digest of its pages: a rebuild re-indexes only the shards whose pages
@@ -74,10 +83,11 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
       },
       'astro:build:done': async ({ dir, assets, logger }) => {
         const started = performance.now();
-        const outDir = fileURLToPath(dir).replace(/[\\/]$/, '');
+        const outDir = join(fileURLToPath(dir), options.prefix).replace(/[\\/]$/, '');
         const version = await pagefindVersion();
-        // The pages this build produced (rendered or reused), not whatever the kept output folder holds.
-        const html = [...assets.values()].flat().map((u) => fileURLToPath(u)).filter((f) => f.endsWith('.html'));
+        // The pages of our routes this build produced (rendered or reused), not whatever the kept output folder holds.
+        const ours = new Set(options.routes);
+        const html = [...assets].filter(([route]) => ours.has(route)).flatMap(([, urls]) => urls.map((u) => fileURLToPath(u))).filter((f) => f.endsWith('.html'));
         const pages = await searchablePages(outDir, html);
         const total = pages.reduce((n, p) => n + p.bytes, 0);
         const count = shardCount(total, options.shardBytes);
@@ -132,9 +142,10 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
           dates: shards.length > 1 ? Object.assign({}, ...dates) : {},
         };
         // Bundles of shards this build no longer has (the output folder is kept between builds).
-        for (const name of await readdir(outDir)) {
+        const bundles = dirname(join(outDir, bundleDir(0)));
+        for (const name of await readdir(bundles)) {
           const n = /^pagefind(?:-(\d+))?$/.exec(name);
-          if (n && Number(n[1] ?? 1) > shards.length) await rm(join(outDir, name), { recursive: true, force: true });
+          if (n && Number(n[1] ?? 1) > shards.length) await rm(join(bundles, name), { recursive: true, force: true });
         }
         const keep = new Set(digests);
         const built = stale.length;

@@ -1,62 +1,113 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import type { Plugin } from 'vite';
 import { isInteractive, isVerbose } from '../lib/build/progress.js';
-import { astroCacheDir } from '../lib/build/render-cache.js';
-import { ConfigError, loadConfig, type SessionpressConfig } from '../schemas/config.js';
+import { checkIntegrationOptions, ConfigError, loadConfig, type SessionpressOptions, type SiteConfig } from '../schemas/config.js';
 import { createOutputLedger } from '../lib/fs/output-ledger.js';
 import { lazyHighlightIntegration } from './lazy-highlight.js';
 import { outDirIntegration } from './out-dir.js';
 import { pagefindIntegration } from './pagefind.js';
 import { installQuietLog } from './quiet-log.js';
+import { injectedRoutes } from './routes.js';
 
 /** The module pages, components and the content config import the validated user config from. */
 export const CONFIG_MODULE = 'virtual:sessionpress/config';
 
 /**
- * The Sessionpress integration. It reads and validates the user's config once,
- * in `astro:config:setup` (as Starlight does with its own), sets what Astro
- * needs from it (site, base, cache folder), adds the search index, the
- * browser highlighter and the output folder's keeper, quiets the build log
- * (src/integrations/quiet-log.ts), and hands
- * the result to the content config, pages and components through the virtual
- * module `virtual:sessionpress/config`, so no page reads the file again.
+ * The Sessionpress integration, the one way the pages get into a site: the
+ * template, the command line and a host site all add it. It validates its
+ * options and the user's config once, in `astro:config:setup` (as Starlight
+ * does with its own), injects the pages under `prefix`, adds the search index
+ * and the browser highlighter, quiets the build log (src/integrations/quiet-log.ts),
+ * and hands the result to the content config, pages and components through
+ * `virtual:sessionpress/config`, so no page reads the file again. With
+ * `standalone` (the template, the command line) it also owns the output folder
+ * and sets the site-wide settings the pages expect; a host site keeps its own.
  */
-export function sessionpress(): AstroIntegration {
+export function sessionpress(options: SessionpressOptions = {}): AstroIntegration {
+  let site: SiteConfig | undefined;
   return {
     name: 'sessionpress',
     hooks: {
-      'astro:config:setup': ({ config, updateConfig, logger }) => {
-        // Astro's page-by-page listing counted unless verbose, progress in place on a terminal. Not drawn
-        // over a logger the site configured itself (JSON lines, say): there progress is plain lines.
-        installQuietLog(logger, { verbose: isVerbose(logger.options.level), interactive: isInteractive() && !config.logger });
+      'astro:config:setup': ({ config, updateConfig, injectRoute, logger }) => {
         const root = fileURLToPath(config.root);
-        const user = loadConfigOrExit(root);
+        const { notes, standalone, ...fields } = orExit(() => checkIntegrationOptions(options));
+        // Progress in place on a terminal (not over a logger the site configured itself, JSON lines say: there
+        // progress is plain lines). Astro's page-by-page listing is counted unless verbose, on a site of our
+        // own only: a host site's pages are its own to list.
+        installQuietLog(logger, { verbose: isVerbose(logger.options.level) || !standalone, interactive: isInteractive() && !config.logger });
+        // Only the fields the options really name: the schema's defaults would hide the file's values.
+        const given = Object.fromEntries(Object.keys(fields).filter((k) => k in options).map((k) => [k, options[k as keyof SessionpressOptions]]));
+        // A host site's own `site` and `base` hold unless the options, the file or the environment say otherwise.
+        const user = orExit(() => loadConfig(root, process.env, { inline: given, defaults: { site: config.site, base: config.base } }));
+        const notesDir = process.env.SESSIONPRESS_NOTES || notes;
+        // SESSIONPRESS_CACHE_DIR (tests, the bench, the deploy workflow) moves everything a rebuild reuses.
+        const cacheDir = process.env.SESSIONPRESS_CACHE_DIR ? resolve(root, process.env.SESSIONPRESS_CACHE_DIR) : fileURLToPath(config.cacheDir);
+        site = { ...user, cacheDir, notesDir: notesDir ? resolve(root, notesDir) : undefined };
+        for (const route of injectedRoutes(user.prefix, !!notesDir)) injectRoute(route);
         // Shared by the integrations that write into the output folder; the out-dir keeper comes last, so
-        // its \`astro:build:done\` runs after theirs and removes whatever none of them produced.
+        // its `astro:build:done` runs after theirs and removes whatever none of them produced.
         const ledger = createOutputLedger();
-        const settings = {
-          site: user.site,
-          base: user.base,
+        const integrations = [
+          pagefindIntegration({ shardBytes: user.search.shardSizeMB * 1e6, ledger, prefix: user.prefix, routes: injectedRoutes(user.prefix, !!notesDir).map((r) => r.pattern) }),
+          lazyHighlightIntegration(ledger, user.prefix),
+          ...(standalone ? [outDirIntegration(ledger)] : []),
+        ];
+        updateConfig({
+          ...(user.site !== config.site ? { site: user.site } : {}),
+          ...(user.base !== withoutTrailingSlash(config.base) ? { base: user.base } : {}),
           // A URL, as Astro holds it once resolved: updateConfig does not resolve it again.
-          cacheDir: pathToFileURL(`${astroCacheDir(root)}/`),
-          integrations: [pagefindIntegration({ shardBytes: user.search.shardSizeMB * 1e6, ledger }), lazyHighlightIntegration(ledger), outDirIntegration(ledger)],
-          vite: { plugins: [configModulePlugin(user)], build: { rollupOptions: { onwarn: quietWarnings } } },
-        };
-        updateConfig(settings);
+          cacheDir: pathToFileURL(`${cacheDir}/`),
+          integrations,
+          vite: {
+            plugins: [configModulePlugin(() => site!), outsideRootPlugin(root)],
+            // Our modules import virtual ones, so Vite must load them, never Node (which would for a package
+            // it resolves to itself, as the template does by importing `sessionpress/content`).
+            ssr: { noExternal: ['sessionpress'] },
+            build: { rollupOptions: { onwarn: quietWarnings } },
+          },
+        });
+        if (standalone) updateConfig(standaloneSettings(cacheDir));
       },
     },
   };
 }
 
 /**
- * The user's config, or one clear block on stderr and exit code 1: a config
- * error is the user's to fix, and Astro would bury it under "Unable to load
- * your Astro config" and a stack trace of our own code.
+ * What a Sessionpress site of its own sets for the whole site: every URL ends
+ * in `/` (as src/lib/site/urls.ts writes them); pages are copied from the last
+ * build when unchanged (Astro 7.2+ incremental builds: the session pages give
+ * a `cacheKey`, src/lib/build/page-key.ts); Vite's dependency cache sits
+ * beside Astro's (not a shared node_modules/.vite), so builds with different
+ * cache folders never invalidate each other's; the output folder is kept
+ * between builds, so reused pages stay in place (out-dir.ts removes whatever
+ * this build did not produce).
  */
-function loadConfigOrExit(root: string): SessionpressConfig {
+function standaloneSettings(cacheDir: string) {
+  return {
+    trailingSlash: 'always' as const,
+    build: { format: 'directory' as const, concurrency: 4 },
+    devToolbar: { enabled: false },
+    experimental: { incrementalBuild: true },
+    vite: { cacheDir: join(cacheDir, 'vite'), build: { emptyOutDir: false } },
+  };
+}
+
+/** `/repo/` → `/repo`; `/` stays. */
+function withoutTrailingSlash(base: string): string {
+  return base === '/' ? base : base.replace(/\/+$/, '');
+}
+
+/**
+ * The value, or one clear block on stderr and exit code 1 for a config error:
+ * a config error is the user's to fix, and Astro would bury it under "Unable
+ * to load your Astro config" and a stack trace of our own code.
+ */
+function orExit<T>(read: () => T): T {
   try {
-    return loadConfig(root);
+    return read();
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     process.stderr.write(`\n${err.message}\n\nFix the configuration and run the command again.\n\n`);
@@ -74,12 +125,37 @@ function quietWarnings(warning: { code?: string; message: string }, warn: (w: { 
   warn(warning);
 }
 
+/**
+ * Lets the package's components live outside the project's root, as they do
+ * for the command line (whose root is in the cache folder): Astro reads an
+ * absolute path outside the root as relative to the root when it loads a
+ * component's styles and scripts (`X.astro?astro&type=style…`), unless it is
+ * written as Vite's `/@fs/` path, which this gives it; what such a script
+ * imports is then resolved from the real file. Paths inside the root (a host
+ * site's node_modules, the template) are left alone.
+ */
+function outsideRootPlugin(root: string): Plugin {
+  const inRoot = `${root.replace(/[\\/]$/, '')}/`;
+  return {
+    name: 'sessionpress:outside-root',
+    enforce: 'pre',
+    resolveId(id, importer) {
+      if (importer?.startsWith('/@fs/') && id.startsWith('.')) return this.resolve(id, importer.slice('/@fs'.length).split('?')[0], { skipSelf: true });
+      // The dev server asks for these by their `/@fs/` URL already.
+      const file = id.startsWith('/@fs/') ? id.slice('/@fs'.length) : id;
+      const [path] = file.split('?', 1);
+      if (!path.endsWith('.astro') || !file.includes('?astro') || !isAbsolute(path) || path.startsWith(inRoot) || !existsSync(path)) return undefined;
+      return `/@fs${file}`;
+    },
+  };
+}
+
 /** Serves the validated config as a module: plain JSON, so it is the same value everywhere. */
-function configModulePlugin(config: SessionpressConfig): Plugin {
+function configModulePlugin(config: () => SiteConfig): Plugin {
   const resolved = `\0${CONFIG_MODULE}`;
   return {
     name: 'sessionpress:config',
     resolveId: (id) => (id === CONFIG_MODULE ? resolved : undefined),
-    load: (id) => (id === resolved ? `export default ${JSON.stringify(config)};` : undefined),
+    load: (id) => (id === resolved ? `export default ${JSON.stringify(config())};` : undefined),
   };
 }

@@ -15,7 +15,7 @@ import { createRenderCache, problemsFilePath } from '../lib/build/render-cache.j
 import type { RenderSessionOptions } from '../lib/build/render-session.js';
 import { createSessionPool } from '../lib/build/worker-pool.js';
 import { projectSlugOf, sessionEntryId } from '../lib/site/slug.js';
-import { assetUrl } from '../lib/site/urls.js';
+import { assetUrl, pagesBase } from '../lib/site/urls.js';
 import type { SessionpressConfig } from '../schemas/config.js';
 
 /**
@@ -94,19 +94,20 @@ interface Plan {
 async function syncSessions(context: LoaderContext, config: SessionpressConfig): Promise<void> {
   const started = performance.now();
   const projectRoot = fileURLToPath(context.config.root);
+  const cacheDir = fileURLToPath(context.config.cacheDir);
   // Kinds are keys of whatever a file wrote: no prototype, so `constructor` or `__proto__` are plain keys.
   const totals: Totals = { sessions: 0, reused: 0, skipped: 0, removed: 0, messages: 0, toolCalls: 0, badLines: 0, problems: 0, redactions: 0, bytes: 0, hidden: Object.create(null), unknownMetadata: Object.create(null) };
   const reporter = createReporter(projectRoot, config.sourceDir, totals);
-  const plan = await planSync(context, config, projectRoot, reporter);
-  const results = await runJobs(plan.jobs, projectRoot, context.logger);
+  const plan = await planSync(context, config, projectRoot, cacheDir, reporter);
+  const results = await runJobs(plan.jobs, cacheDir, context.logger);
   await storeResults(context, plan, results, reporter);
   for (const id of plan.untouched) context.store.delete(id);
   totals.removed = plan.untouched.size;
   context.meta.set('skipped', JSON.stringify(plan.skippedNow));
-  await createRenderCache(projectRoot).prune(plan.keep);
+  await createRenderCache(cacheDir).prune(plan.keep);
   await reportAgentsWithoutSession(context, config, plan, reporter);
   const secs = ((performance.now() - started) / 1000).toFixed(1);
-  await reporter.finish(context.logger, secs, problemsFilePath(projectRoot));
+  await reporter.finish(context.logger, secs, problemsFilePath(cacheDir));
 }
 
 /** Where the last build's agent files without a session are remembered, redacted, with a digest of their paths. */
@@ -137,17 +138,17 @@ async function reportAgentsWithoutSession(context: LoaderContext, config: Sessio
  * session is reused, an unchanged file with nothing to show stays skipped;
  * everything else becomes a job.
  */
-async function planSync(context: LoaderContext, config: SessionpressConfig, projectRoot: string, reporter: Reporter): Promise<Plan> {
+async function planSync(context: LoaderContext, config: SessionpressConfig, projectRoot: string, cacheDir: string, reporter: Reporter): Promise<Plan> {
   const { store, generateDigest, meta } = context;
   const root = config.sourceDir;
-  const cache = createRenderCache(projectRoot);
+  const cache = createRenderCache(cacheDir);
   const layout = await discoverSources(root);
   const owners = await assignSiblingAgents(layout);
   // Sidecars and whole tool outputs change what a page shows too: they are part of the digest.
   const fileDigests = await digestFiles([...layout.sessions.map((s) => s.path), ...layout.agentPaths, ...layout.sessions.flatMap(sideFilesOf)], root);
   const render: RenderSessionOptions = {
     pageSize: config.pageSize,
-    assetBase: assetUrl(context.config.base),
+    assetBase: assetUrl(pagesBase(context.config.base, config.prefix)),
     indexToolOutput: config.search.indexToolOutput,
     indexThinking: config.search.indexThinking,
   };
@@ -181,7 +182,7 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
       continue;
     }
     const siblingAgents = owners.get(source.sessionId) ?? [];
-    plan.jobs.push({ id, digest, job: { source, projectRoot, root, siblingAgents, cacheKey: digest, folderSlug, redaction: config.redaction, render } });
+    plan.jobs.push({ id, digest, job: { source, projectRoot, cacheDir, root, siblingAgents, cacheKey: digest, folderSlug, redaction: config.redaction, render } });
   }
   return plan;
 }
@@ -197,12 +198,12 @@ async function digestFiles(paths: string[], root: string): Promise<Map<string, s
  * cold build, one for a few small changed sessions), largest first, with
  * progress (see src/lib/build/progress.ts). Results come back in job order.
  */
-async function runJobs(jobs: PlannedJob[], projectRoot: string, logger: LoaderContext['logger']): Promise<SessionJobResult[]> {
+async function runJobs(jobs: PlannedJob[], cacheDir: string, logger: LoaderContext['logger']): Promise<SessionJobResult[]> {
   const jobBytes = jobs.reduce((n, j) => n + j.job.source.size, 0);
   // Even one changed session goes to a worker: the worker's bundle loads faster than Vite can transform
   // the reader, redaction, model and renderers for this thread (about 0.5 s less on a rebuild).
   const many = jobs.length > 1 && jobBytes > 4e6;
-  const pool = jobs.length ? await createSessionPool(projectRoot, many ? undefined : 1) : undefined;
+  const pool = jobs.length ? await createSessionPool(cacheDir, many ? undefined : 1) : undefined;
   if (jobs.length) logger.info(`processing ${jobs.length} session${jobs.length === 1 ? '' : 's'} (${(jobBytes / 1e6).toFixed(1)} MB)${pool && pool.size > 1 ? ` on ${pool.size} threads` : ''}`);
   // Only where no worker can start: imported on demand, so a rebuild with nothing to do loads none of it.
   const processInThisThread = pool || !jobs.length ? undefined : (await import('../lib/build/process-session.js')).processSession;

@@ -35,6 +35,11 @@ export const configSchema = z
       .string()
       .regex(/^\/([^/]+\/?)*$/, 'must start with "/", e.g. "/my-repo"')
       .default('/'),
+    /** Where under the base the pages go: "/" for a site of its own, "/sessions/" beside a host site's pages. */
+    prefix: z
+      .string()
+      .regex(/^\/?([^/]+\/?)*$/, 'must be a path such as "/sessions/", or "/" for the site root')
+      .default('/'),
     title: z.string().default('Sessionpress'),
     pageSize: z.number().int().min(5).max(1000).default(40),
     redaction: redactionConfigSchema.default(redactionConfigSchema.parse({})),
@@ -54,7 +59,43 @@ export const configSchema = z
   })
   .strict();
 
+/**
+ * What `sessionpress()` takes in astro.config.mjs: the fields of
+ * `sessionpress.config.json` (validated by the same schema), plus what only a
+ * site's own config can say.
+ */
+export const integrationOptionsSchema = configSchema
+  .extend({
+    /** A folder of Markdown and MDX notes to publish under `<prefix>notes/` (none by default). */
+    notes: z.string().min(1).optional(),
+    /**
+     * The project is a Sessionpress site of its own (the template, the command line): the integration
+     * owns the output folder (kept between builds, pruned to what the build produced) and sets the
+     * site-wide settings the pages expect. Off in a host site, which owns its folder and settings.
+     */
+    standalone: z.boolean().default(false),
+  })
+  .strict();
+
+/** The options of `sessionpress()`, as written in astro.config.mjs. */
+export type SessionpressOptions = z.input<typeof integrationOptionsSchema>;
+
+/**
+ * The validated settings: the config file's fields, with `sourceDir` (absolute), `base` without a
+ * trailing slash (`/` or `/repo`) and `prefix` as `''` or `'sessions/'`, ready to join.
+ */
 export type SessionpressConfig = z.infer<typeof configSchema> & { sourceDir: string; configFile?: string };
+
+/** What pages, components and the content config read from `virtual:sessionpress/config`. */
+export type SiteConfig = SessionpressConfig & {
+  /** Astro's cache folder (absolute): the render cache lives in it. */
+  cacheDir: string;
+  /** The notes folder (absolute) when the site publishes notes. */
+  notesDir?: string;
+};
+
+/** Where the options came from, for error messages. */
+const OPTIONS_ORIGIN = 'the sessionpress() options in the Astro config';
 
 /** What is wrong with a regular expression, in the engine's words without the pattern repeated; undefined when it is valid. */
 function regexProblem(source: string): string | undefined {
@@ -78,12 +119,26 @@ export class ConfigError extends Error {
 
 export const CONFIG_FILE = 'sessionpress.config.json';
 
+/** What `loadConfig` merges under and over the file. */
+export interface ConfigLayers {
+  /** Options given in code: the integration's, or the command line's; they win over the file. */
+  inline?: Record<string, unknown>;
+  /** Values the file and everything else override. */
+  defaults?: Record<string, unknown>;
+  /** Whether the source folder must exist (not for a preview of a built site). */
+  needSource?: boolean;
+}
+
 /**
- * Reads `sessionpress.config.json` (if present) and the environment
- * (`SESSIONPRESS_SOURCE`, `SESSIONPRESS_SITE`, `SESSIONPRESS_BASE`), validates
- * them, and throws one actionable message naming the file and every bad field.
+ * Reads `sessionpress.config.json` (if present), the options given in code
+ * (`inline`: the integration's, or the command line's), and the environment
+ * (`SESSIONPRESS_SOURCE`, `SESSIONPRESS_SITE`, `SESSIONPRESS_BASE`), later ones
+ * winning field by field over `defaults` (a host site's own `site` and `base`,
+ * the command line's default source); validates them and throws one actionable message
+ * naming the file (or the options) and every bad field.
  */
-export function loadConfig(root: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): SessionpressConfig {
+export function loadConfig(root: string = process.cwd(), env: NodeJS.ProcessEnv = process.env, layers: ConfigLayers = {}): SessionpressConfig {
+  const { inline = {}, defaults = {}, needSource = true } = layers;
   const file = resolve(root, env.SESSIONPRESS_CONFIG ?? CONFIG_FILE);
   let raw: Record<string, unknown> = {};
   if (existsSync(file)) {
@@ -95,22 +150,41 @@ export function loadConfig(root: string = process.cwd(), env: NodeJS.ProcessEnv 
   } else if (env.SESSIONPRESS_CONFIG) {
     throw new ConfigError(`SESSIONPRESS_CONFIG points to ${file}, which does not exist.`);
   }
+  const given = Object.fromEntries(Object.entries(inline).filter(([, v]) => v !== undefined));
   const merged = {
+    ...Object.fromEntries(Object.entries(defaults).filter(([, v]) => v !== undefined)),
     ...raw,
+    ...given,
     ...(env.SESSIONPRESS_SOURCE ? { source: env.SESSIONPRESS_SOURCE } : {}),
     ...(env.SESSIONPRESS_SITE ? { site: env.SESSIONPRESS_SITE } : {}),
     ...(env.SESSIONPRESS_BASE ? { base: env.SESSIONPRESS_BASE } : {}),
   };
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `  - ${i.path.join('.') || '(top level)'}: ${i.message}`).join('\n');
-    throw new ConfigError(`Invalid Sessionpress configuration (${existsSync(file) ? file : 'environment'}):\n${problems}`);
+    const origin = [existsSync(file) && file, Object.keys(given).length > 0 && OPTIONS_ORIGIN].filter(Boolean).join(', ') || 'environment';
+    throw new ConfigError(`Invalid Sessionpress configuration (${origin}):\n${problemList(parsed.error.issues)}`);
   }
   const cfg = parsed.data;
   const sourceDir = isAbsolute(cfg.source) ? cfg.source : resolve(root, cfg.source);
-  if (!existsSync(sourceDir)) {
+  if (needSource && !existsSync(sourceDir)) {
     throw new ConfigError(`Session source folder ${sourceDir} does not exist. Set "source" in ${CONFIG_FILE} or SESSIONPRESS_SOURCE to a folder laid out like ~/.claude/projects.`);
   }
   const base = cfg.base === '/' ? '/' : `/${cfg.base.replace(/^\/+|\/+$/g, '')}`;
-  return { ...cfg, base, sourceDir, configFile: existsSync(file) ? file : undefined };
+  const prefix = cfg.prefix.replace(/^\/+|\/+$/g, '');
+  return { ...cfg, base, prefix: prefix ? `${prefix}/` : '', sourceDir, configFile: existsSync(file) ? file : undefined };
+}
+
+/**
+ * The integration's options, checked alone first so that a bad one is named
+ * as an option (a typo in a field name included), not blamed on a file.
+ */
+export function checkIntegrationOptions(options: unknown): z.infer<typeof integrationOptionsSchema> {
+  const parsed = integrationOptionsSchema.safeParse(options ?? {});
+  if (!parsed.success) throw new ConfigError(`Invalid Sessionpress configuration (${OPTIONS_ORIGIN}):\n${problemList(parsed.error.issues)}`);
+  return parsed.data;
+}
+
+/** One line per problem: the field's path and what is wrong with it. */
+function problemList(issues: Array<{ path: PropertyKey[]; message: string }>): string {
+  return issues.map((i) => `  - ${i.path.map(String).join('.') || '(top level)'}: ${i.message}`).join('\n');
 }

@@ -6,7 +6,7 @@
 import { cleanExcerpt, markedWords, queryWords } from '../lib/search/excerpt.ts';
 import { stripMarkdown } from '../lib/plain-text.ts';
 import { highlightUrl } from '../lib/search/highlight.ts';
-import { SEARCH_MANIFEST, type SearchManifest } from '../lib/search/manifest.ts';
+import { bundleDir, SEARCH_MANIFEST, type SearchManifest } from '../lib/search/manifest.ts';
 
 interface SubResult {
   url: string;
@@ -34,7 +34,8 @@ export interface PagefindResult {
 interface PagefindModule {
   search(q: string | null, opts?: SearchOptions): Promise<{ results: PagefindResult[] }>;
   filters?(): Promise<Record<string, Record<string, number>>>;
-  mergeIndex(path: string): Promise<void>;
+  mergeIndex(path: string, options?: { baseUrl?: string }): Promise<void>;
+  options(options: { baseUrl?: string }): Promise<void>;
 }
 export interface SearchOptions {
   filters?: Record<string, string>;
@@ -54,12 +55,15 @@ let pagefindPromise: Promise<Pagefind | undefined> | undefined;
 export function loadPagefind(): Promise<Pagefind | undefined> {
   const base = document.body.dataset.base ?? '/';
   pagefindPromise ??= (async () => {
-    const pf = (await import(/* @vite-ignore */ `${base}pagefind/pagefind.js`).catch(() => undefined)) as PagefindModule | undefined;
+    const bundle = `${base}${bundleDir(0)}/`;
+    const pf = (await import(/* @vite-ignore */ `${bundle}pagefind.js`).catch(() => undefined)) as PagefindModule | undefined;
     if (!pf) return undefined;
-    const manifest: SearchManifest = (await fetch(`${base}pagefind/${SEARCH_MANIFEST}`)
+    // Result URLs are relative to our pages' base, not to the bundle's folder (pagefind's guess).
+    await pf.options({ baseUrl: base });
+    const manifest: SearchManifest = (await fetch(`${bundle}${SEARCH_MANIFEST}`)
       .then((r) => (r.ok ? r.json() : undefined))
       .catch(() => undefined)) ?? { pages: 1, shards: [], dates: {} };
-    for (const shard of manifest.shards) await pf.mergeIndex(`${base}${shard}`);
+    for (const shard of manifest.shards) await pf.mergeIndex(`${base}${shard}`, { baseUrl: base });
     return {
       async search(q, opts = {}) {
         // A site with nothing searchable has an empty index, which pagefind cannot open.

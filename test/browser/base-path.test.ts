@@ -153,7 +153,7 @@ describe('the samples under a base path (GitHub Pages project site)', () => {
     const href = await searchAndLand(page, word, path, uuid, { firstHit: false });
     expect(href.startsWith(`${BASE}/${path}`), href).toBe(true);
     expect(pagefindRequests.length).toBeGreaterThan(0);
-    for (const p of pagefindRequests) expect(p, p).toMatch(new RegExp(`^${BASE}/pagefind(-\\d+)?/`));
+    for (const p of pagefindRequests) expect(p, p).toMatch(new RegExp(`^${BASE}/_sessionpress/pagefind(-\\d+)?/`));
     // Every shard of the index was asked.
     for (const shard of shardDirs()) expect(pagefindRequests.some((p) => p.startsWith(`${BASE}/${shard}/`)), shard).toBe(true);
     expect(failures).toEqual([]);
@@ -164,7 +164,7 @@ describe('the samples under a base path (GitHub Pages project site)', () => {
   it('merges every shard of the search index: all filters, all pages, dates in order', async () => {
     const shards = shardDirs();
     expect(shards.length).toBeGreaterThan(1);
-    const manifest = JSON.parse(readFileSync(join(out, 'pagefind', 'sessionpress-search.json'), 'utf8'));
+    const manifest = JSON.parse(readFileSync(join(out, '_sessionpress', 'pagefind', 'sessionpress-search.json'), 'utf8'));
     expect(manifest.shards).toEqual(shards.slice(1).map((d) => `${d}/`));
     // What the site holds, read from its pages: the project filter of every searchable page (notes
     // have one too), and each session's date.
@@ -202,9 +202,10 @@ describe('the samples under a base path (GitHub Pages project site)', () => {
   });
 });
 
-/** The search bundles of the built site: `pagefind`, `pagefind-2`, … in order. */
+/** The search bundles of the built site: `_sessionpress/pagefind`, `_sessionpress/pagefind-2`, … in order. */
 function shardDirs(): string[] {
-  return readdirSync(out)
+  return readdirSync(join(out, '_sessionpress'))
     .filter((d) => /^pagefind(-\d+)?$/.test(d))
-    .sort((a, b) => Number(a.split('-')[1] ?? 1) - Number(b.split('-')[1] ?? 1));
+    .sort((a, b) => Number(a.split('-')[1] ?? 1) - Number(b.split('-')[1] ?? 1))
+    .map((d) => `_sessionpress/${d}`);
 }

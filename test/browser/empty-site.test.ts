@@ -14,7 +14,7 @@ describe('a site with nothing to search', () => {
     try {
       const run = await buildSite(out, { SESSIONPRESS_SOURCE: mkdtempSync(join(root, 'src-')), SESSIONPRESS_NOTES: mkdtempSync(join(root, 'notes-')) });
       expect(run.code, run.log.slice(-2000)).toBe(0);
-      expect(JSON.parse(readFileSync(join(out, 'pagefind', 'sessionpress-search.json'), 'utf8')).pages).toBe(0);
+      expect(JSON.parse(readFileSync(join(out, '_sessionpress', 'pagefind', 'sessionpress-search.json'), 'utf8')).pages).toBe(0);
       const server = await serveStatic(out);
       const browser = await launchBrowser();
       try {

@@ -60,7 +60,8 @@ function searchFor(queries: Array<string | null>, values: string[]): Promise<Che
   return page.evaluate(
     async ({ queries, values }) => {
       // Built with Function: vitest rewrites a literal import() in test code, even inside page functions.
-      const pagefind = await new Function('return import("/pagefind/pagefind.js")')();
+      const pagefind = await new Function('return import("/_sessionpress/pagefind/pagefind.js")')();
+      await pagefind.options({ baseUrl: '/' });
       const strings = (v: unknown, acc: string[] = []): string[] => {
         if (typeof v === 'string') acc.push(v);
         else if (Array.isArray(v)) for (const x of v) strings(x, acc);
@@ -103,7 +104,7 @@ describe('search over the fixtures site', () => {
     expect(mustAppear.filter((v) => !all.hits.some((h) => h.value === v))).toEqual([]);
     expect(describeHits({ ...all, hits: all.hits.filter((h) => mustNotAppear.includes(h.value)) })).toEqual([]);
     const filters: string = await page.evaluate(async () => {
-      const pagefind = await new Function('return import("/pagefind/pagefind.js")')();
+      const pagefind = await new Function('return import("/_sessionpress/pagefind/pagefind.js")')();
       return JSON.stringify(await pagefind.filters());
     });
     expect(filters.length).toBeGreaterThan(2);
@@ -170,7 +171,7 @@ describe('the large session and first search query load (sizes and times printed
     await tab.goto(server.url, { waitUntil: 'networkidle' });
     tab.on('response', (r) => {
       const path = new URL(r.url()).pathname;
-      if (!path.startsWith('/pagefind/')) return;
+      if (!path.startsWith('/_sessionpress/pagefind/')) return;
       const kind = /\/fragment\//.test(path) ? 'fragments' : /\/index\//.test(path) ? 'index chunks' : /\/filter\//.test(path) ? 'filters' : /wasm\.|\.wasm$/.test(path) ? 'wasm' : /\.js$/.test(path) ? 'js' : 'meta';
       got.push(r.body().then((b) => ({ kind, bytes: b.length }), () => ({ kind, bytes: 0 })));
     });

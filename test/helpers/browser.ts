@@ -15,17 +15,17 @@ export function launchBrowser(): Promise<Browser> {
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** Runs axe-core on the page; returns the serious and critical violations. */
-export async function seriousA11yViolations(page: Page): Promise<Array<{ id: string; impact: string; nodes: string[] }>> {
+/** Runs axe-core on the page (or the part `include` selects); returns the serious and critical violations. */
+export async function seriousA11yViolations(page: Page, include?: string): Promise<Array<{ id: string; impact: string; nodes: string[] }>> {
   await page.addScriptTag({ content: axeSource });
-  const result = await page.evaluate(async () => {
+  const result = await page.evaluate(async (include) => {
     // @ts-expect-error axe is injected above
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    const r = await window.axe.run(include ? { include: [include] } : document, { resultTypes: ['violations'] });
     return r.violations.map((v: { id: string; impact: string; nodes: Array<{ target: string[] }> }) => ({
       id: v.id,
       impact: v.impact,
       nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
     }));
-  });
+  }, include);
   return result.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical');
 }

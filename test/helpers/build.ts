@@ -34,7 +34,7 @@ export function buildSite(outDir: string, env: Record<string, string>, args: str
 
 /** The lines of the problems file a build by `buildSite` into `outDir` wrote (with its own cache folder). */
 export function problemLines(outDir: string): string[] {
-  return readFileSync(problemsFilePath(repoRoot, { SESSIONPRESS_CACHE_DIR: `${outDir}-cache` }), 'utf8').split('\n').filter(Boolean);
+  return readFileSync(problemsFilePath(`${outDir}-cache`), 'utf8').split('\n').filter(Boolean);
 }
 
 /** Every file under a folder, recursively. */

@@ -1,6 +1,6 @@
 /**
  * Builds a standalone preview page from rendered corpus and fixture sessions,
- * styled with site.css and transcript.css, for layout tests and eyeballing.
+ * styled with the site's stylesheets (theme, site, transcript) as our pages are, for layout tests and eyeballing.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -23,6 +23,6 @@ export async function previewPage(theme: 'light' | 'dark' = 'light', limit = 3):
     const ctx = createRenderContext({ emitAsset: () => 'placeholder.png', turns: s.turns });
     parts.push(`<section class="session"><h1>${s.sessionId}</h1>${renderTranscript(s.messages, ctx)}</section>`);
   }
-  const css = ['src/styles/site.css', 'src/styles/transcript.css'].map((f) => readFileSync(resolve(repoRoot, f), 'utf8')).join('\n');
-  return `<!DOCTYPE html><html lang="en" data-theme="${theme}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>preview</title><style>${css}</style></head><body><main style="max-width:60rem;margin:0 auto;padding:0 0.75rem">${parts.join('\n')}</main></body></html>`;
+  const css = ['src/styles/theme.css', 'src/styles/site.css', 'src/styles/transcript.css'].map((f) => readFileSync(resolve(repoRoot, f), 'utf8')).join('\n');
+  return `<!DOCTYPE html><html lang="en" data-theme="${theme}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>preview</title><style>${css}</style></head><body class="sessionpress"><main style="max-width:60rem;margin:0 auto;padding:0 0.75rem">${parts.join('\n')}</main></body></html>`;
 }

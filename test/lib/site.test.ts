@@ -68,15 +68,15 @@ describe('pages and links', async () => {
 describe('embeds', async () => {
   const s = await loadSessionFile(corpusRoot, '-fixtures-status-line/forked_session.jsonl');
   it('resolves a prompt, a message, a range and the whole session', () => {
-    expect(resolveEmbed(s, { session: s.sessionId, prompt: 1 }).messages[0].kind).toBe('user');
+    expect(resolveEmbed(s, { id: s.sessionId, prompt: 1 }).messages[0].kind).toBe('user');
     const m = s.messages[2];
-    expect(resolveEmbed(s, { session: s.sessionId, message: m.uuid.slice(0, 8) }).messages).toEqual([m]);
-    expect(resolveEmbed(s, { session: s.sessionId, from: s.messages[1].uuid, to: s.messages[3].uuid }).messages).toHaveLength(3);
-    expect(resolveEmbed(s, { session: s.sessionId }).messages).toHaveLength(s.messages.length);
+    expect(resolveEmbed(s, { id: s.sessionId, message: m.uuid.slice(0, 8) }).messages).toEqual([m]);
+    expect(resolveEmbed(s, { id: s.sessionId, from: s.messages[1].uuid, to: s.messages[3].uuid }).messages).toHaveLength(3);
+    expect(resolveEmbed(s, { id: s.sessionId }).messages).toHaveLength(s.messages.length);
   });
   it('explains what did not resolve', () => {
-    expect(() => resolveEmbed(s, { session: s.sessionId, prompt: 99 })).toThrow(EmbedError);
-    expect(() => resolveEmbed(s, { session: s.sessionId, message: 'nope' })).toThrow(/message="nope"/);
+    expect(() => resolveEmbed(s, { id: s.sessionId, prompt: 99 })).toThrow(EmbedError);
+    expect(() => resolveEmbed(s, { id: s.sessionId, message: 'nope' })).toThrow(/message="nope"/);
   });
 });
 

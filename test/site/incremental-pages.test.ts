@@ -127,8 +127,8 @@ describe('incremental page rendering', () => {
       join(out, 'sessions', 'gone-project', 'gone-session', 'index.html'),
       join(out, 'sessions', 'index-old.html'),
       join(out, '_astro', 'old-build.js'),
-      join(out, 'pagefind-9', 'x.pf_fragment'),
-      join(out, 'pagefind', 'fragment', 'stale.pf_fragment'),
+      join(out, '_sessionpress', 'pagefind-9', 'x.pf_fragment'),
+      join(out, '_sessionpress', 'pagefind', 'fragment', 'stale.pf_fragment'),
       join(out, '_sessionpress', highlighter!, 'langs', 'stale.mjs'),
     ];
     for (const f of planted) {

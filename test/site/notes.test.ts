@@ -5,6 +5,7 @@ import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, listFiles, readAllText, type BuildRun } from '../helpers/build.js';
 import { repoRoot } from '../helpers/shared.js';
+import { messageBody, topLevel } from '../helpers/messages.js';
 
 const notesDir = join(repoRoot, 'content', 'notes');
 /** Every MDX note, relative to content/notes (POSIX), e.g. `samples/reading-the-sample-sessions.mdx`. */
@@ -21,9 +22,9 @@ interface EmbedTag {
   source: string;
 }
 
-/** The <Embed …/> tags of an MDX note, in order, read from its source (not from what the build made of it). */
+/** The <Session …/> tags of an MDX note, in order, read from its source (not from what the build made of it). */
 function embedsOf(mdx: string): EmbedTag[] {
-  return [...mdx.matchAll(/<Embed\b([^>]*?)\/>/g)].map((m) => {
+  return [...mdx.matchAll(/<Session\b([^>]*?)\/>/g)].map((m) => {
     const attrs: Record<string, string | number> = {};
     for (const a of m[1].matchAll(/(\w+)=(?:"([^"]*)"|\{([^}]*)\})/g)) attrs[a[1]] = a[2] ?? Number(a[3]);
     return { attrs, source: m[0] };
@@ -31,11 +32,6 @@ function embedsOf(mdx: string): EmbedTag[] {
 }
 
 const doc = (file: string) => new JSDOM(readFileSync(file, 'utf8')).window.document;
-
-/** Messages at the top level of a transcript (not nested in a subagent's transcript). */
-function topLevel(root: Element): Element[] {
-  return [...root.querySelectorAll('article.msg[data-uuid]')].filter((a) => !a.parentElement?.closest('article.msg'));
-}
 
 /** Every page of a session in order (page 1, then /2/, /3/…), as parsed documents. */
 function sessionPages(out: string, sessionPrefix: string): Document[] {
@@ -66,11 +62,6 @@ function expectedMessages(pages: Document[], attrs: EmbedTag['attrs']): Element[
     return all.slice(attrs.from !== undefined ? at(attrs.from) : 0, attrs.to !== undefined ? at(attrs.to) + 1 : all.length);
   }
   return all;
-}
-
-/** A message's body: its children but the header (and a continuation's permalink, which stands in for it). */
-function messageBody(article: Element): string {
-  return [...article.children].filter((c) => !c.matches('header.msg-head') && !c.matches('.msg.cont > a')).map((c) => c.outerHTML).join('');
 }
 
 describe('notes', () => {
@@ -104,7 +95,7 @@ describe('notes', () => {
   });
 
   it('makes notes searchable', () => {
-    const texts = readAllText(join(out, 'pagefind'));
+    const texts = readAllText(join(out, '_sessionpress', 'pagefind'));
     for (const f of noteFiles) {
       const url = noteUrl(f);
       expect(texts.some((t) => t.file.includes('fragment') && t.text.includes(`"url":"${url}"`)), url).toBe(true);
@@ -126,7 +117,7 @@ describe('notes', () => {
         const figures = [...page().querySelectorAll('figure.embed')];
         expect(figures).toHaveLength(tags.length);
         tags.forEach(({ attrs, source }, i) => {
-          const expected = expectedMessages(sessionPages(out, String(attrs.session)), attrs);
+          const expected = expectedMessages(sessionPages(out, String(attrs.id)), attrs);
           const got = topLevel(figures[i].querySelector('.embed-body')!);
           expect(expected.length, source).toBeGreaterThan(0);
           expect(got.map((a) => a.getAttribute('data-uuid')), source).toEqual(expected.map((a) => a.getAttribute('data-uuid')));
@@ -148,14 +139,14 @@ describe('notes', () => {
           const url = new URL(href, 'http://site.test');
           const target = join(out, decodeURIComponent(url.pathname), 'index.html');
           expect(existsSync(target), `${source} → ${href}`).toBe(true);
-          const first = expectedMessages(sessionPages(out, String(attrs.session)), attrs)[0].getAttribute('data-uuid');
+          const first = expectedMessages(sessionPages(out, String(attrs.id)), attrs)[0].getAttribute('data-uuid');
           if (attrs.message || attrs.prompt || attrs.from || attrs.to) {
             expect(url.hash, source).toBe(`#m-${first}`);
             expect(doc(target).getElementById(url.hash.slice(1)), `${href} has its anchor`).not.toBeNull();
           } else {
             expect(url.hash, source).toBe('');
           }
-          expect(url.pathname).toMatch(new RegExp(`^/sessions/[^/]+/${attrs.session}[^/]*/(\\d+/)?$`));
+          expect(url.pathname).toMatch(new RegExp(`^/sessions/[^/]+/${attrs.id}[^/]*/(\\d+/)?$`));
         });
       });
 
@@ -175,12 +166,12 @@ describe('notes', () => {
 
 /** Notes of a folder of their own (SESSIONPRESS_NOTES) over a source of one sample project: content/notes is never touched. */
 describe('notes of another source', () => {
-  const component = join(repoRoot, 'src', 'components', 'Embed.astro');
+  const component = join(repoRoot, 'src', 'components', 'index.ts');
   const projects = readdirSync(samplesDir).filter((d) => d.startsWith('-'));
   const kept = projects[projects.length - 1];
   const keptId = readdirSync(join(samplesDir, kept)).find((f) => f.endsWith('.jsonl'))!.slice(0, 8);
   const goneId = readdirSync(join(samplesDir, projects[0])).find((f) => f.endsWith('.jsonl'))!.slice(0, 8);
-  const note = (title: string, body: string) => `---\ntitle: ${title}\n---\nimport Embed from '${component}';\n\nSome prose.\n\n${body}\n`;
+  const note = (title: string, body: string) => `---\ntitle: ${title}\n---\nimport { Session } from '${component}';\n\nSome prose.\n\n${body}\n`;
   let root = '';
   let source = '';
   let notes = '';
@@ -197,8 +188,8 @@ describe('notes of another source', () => {
   });
 
   it('leaves out the notes about the samples, which would not resolve against another source', async () => {
-    writeFileSync(join(notes, 'samples', 'about-the-samples.mdx'), note('About the samples', `<Embed session="${goneId}" />`));
-    writeFileSync(join(notes, 'own-note.mdx'), note('Own note', `<Embed session="${keptId}" prompt={1} />`));
+    writeFileSync(join(notes, 'samples', 'about-the-samples.mdx'), note('About the samples', `<Session id="${goneId}" />`));
+    writeFileSync(join(notes, 'own-note.mdx'), note('Own note', `<Session id="${keptId}" prompt={1} />`));
     const out = join(root, 'ok');
     const run = await buildSite(out, { SESSIONPRESS_SOURCE: source, SESSIONPRESS_NOTES: notes });
     expect(run.code, run.log.slice(-3000)).toBe(0);
@@ -209,12 +200,12 @@ describe('notes of another source', () => {
   }, 300_000);
 
   it('fails the build on a reference that does not resolve, naming the note and the reference', async () => {
-    writeFileSync(join(notes, 'drafts', 'broken-quote.mdx'), note('Broken quote', `<Embed session="${keptId}" from="deadbeef" />`));
+    writeFileSync(join(notes, 'drafts', 'broken-quote.mdx'), note('Broken quote', `<Session id="${keptId}" from="deadbeef" />`));
     const run = await buildSite(join(root, 'broken'), { SESSIONPRESS_SOURCE: source, SESSIONPRESS_NOTES: notes });
     expect(run.code).not.toBe(0);
     const log = run.log.replace(/\x1b\[[0-9;]*m/g, '');
     expect(log).toMatch(/drafts\/broken-quote\.mdx/);
     expect(log).toContain('/notes/drafts/broken-quote/');
-    expect(log).toContain(`<Embed session="${keptId}" from="deadbeef" /> does not resolve: from="deadbeef": no message of session ${keptId}`);
+    expect(log).toContain(`<Session id="${keptId}" from="deadbeef" /> does not resolve: from="deadbeef": no message of session ${keptId}`);
   }, 300_000);
 });

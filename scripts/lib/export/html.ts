@@ -32,7 +32,7 @@ export interface HtmlExportOptions {
 const ASSET_PREFIX = 'sessionpress-export-asset/';
 
 /** The stylesheets of the site, in the order the layout imports them. */
-const STYLES = ['src/styles/site.css', 'src/styles/transcript.css'];
+const STYLES = ['src/styles/theme.css', 'src/styles/site.css', 'src/styles/transcript.css'];
 
 /** The few rules the export's own header needs beyond the site's stylesheets (the PR badge's live in its component). */
 const EXPORT_CSS = `.pr-badge{display:inline-block;border:1px solid light-dark(#8250df,#a371f7);color:light-dark(#6639ba,#d2a8ff);background:light-dark(#fbefff,#271052);border-radius:999px;padding:0 .55em;font-size:.85em;margin-right:.4em}`;
@@ -81,7 +81,7 @@ export async function sessionToHtml(session: Session, options: HtmlExportOptions
 <script>${THEME_SCRIPT}</script>
 <style>${css}</style>
 </head>
-<body>
+<body class="sessionpress">
 ${body}
 <script>${script}</script>
 </body>

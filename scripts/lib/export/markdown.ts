@@ -11,7 +11,8 @@ import { formatCount, formatDuration, formatTimestamp, formatTokens } from '../.
 import { stripAnsi } from '../../../src/lib/render/ansi.js';
 import { languageForPath } from '../../../src/lib/render/languages.js';
 import { summarizeToolCall } from '../../../src/lib/render/tool-summary.js';
-import { cleanResultText, imageBlocks, resultText, str } from '../../../src/lib/render/tools/common.js';
+import { imageBlocks } from '../../../src/lib/render/tools/common.js';
+import { cleanResultText, resultText, str } from '../../../src/lib/render/tool-data.js';
 import type { PriceTable } from '../../../src/lib/site/cost.js';
 import { pullRequestLabel } from '../../../src/lib/site/pull-requests.js';
 import { countOf, formatCost, isWebUrl, sessionCost } from '../../../src/lib/site/summary.js';

@@ -47,12 +47,12 @@ function loadById(settings: EmbedSettings, prefix: string): Promise<LoadedEmbedS
   return p;
 }
 
-/** Says what is wrong with a `session=` reference in the words of the note that holds it. */
+/** Says what is wrong with an `id=` reference in the words of the page that holds it. */
 function embedLookupMessage(prefix: string, err: SessionLookupError): string {
-  if (typeof prefix !== 'string' || prefix.trim() === '') return 'session must be a session id or a prefix of one';
-  if (err.kind === 'ambiguous') return `session="${prefix}" matches ${err.matches} sessions; use a longer prefix`;
-  if (err.kind === 'none') return `session="${prefix}": no session id starts with it`;
-  return `session="${prefix}" ${err.message.replace(/^.*? has no page/, 'has no page')}`;
+  if (typeof prefix !== 'string' || prefix.trim() === '') return 'id must be a session id or a prefix of one';
+  if (err.kind === 'ambiguous') return `id="${prefix}" matches ${err.matches} sessions; use a longer prefix`;
+  if (err.kind === 'none') return `id="${prefix}": no session id starts with it`;
+  return `id="${prefix}" ${err.message.replace(/^.*? has no page/, 'has no page')}`;
 }
 
 /**
@@ -61,7 +61,7 @@ function embedLookupMessage(prefix: string, err: SessionLookupError): string {
  * reference when it does not resolve.
  */
 export async function renderEmbed(settings: EmbedSettings, ref: EmbedRef): Promise<RenderedEmbed> {
-  const { session, projectSlug } = await loadById(settings, ref.session);
+  const { session, projectSlug } = await loadById(settings, ref.id);
   const picked = resolveEmbed(session, ref);
   const ctx = createRenderContext({
     // Same content-hashed name the session page uses, so the file already exists in the site.

@@ -11,8 +11,10 @@ import { renderSession, type RenderSessionOptions } from './render-session.js';
 /** Everything needed to turn one session into a store entry; plain data, so it can cross to a worker. */
 export interface SessionJob {
   source: SessionSource;
-  /** The Astro project root: the render cache lives under it, and the entry's `filePath` is relative to it. */
+  /** The Astro project root: the entry's `filePath` is relative to it. */
   projectRoot: string;
+  /** Astro's cache folder, which holds the render cache. */
+  cacheDir: string;
   root: string;
   /** Sibling `agent-*.jsonl` files that name this session. */
   siblingAgents: string[];
@@ -53,7 +55,7 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
   }
   const session = opened.result.session;
   const rendered = await renderSession(session, job.render);
-  await createRenderCache(job.projectRoot).write(job.cacheKey, rendered);
+  await createRenderCache(job.cacheDir).write(job.cacheKey, rendered);
   const projectPath = redactor.redactText(session.facts.projectPath);
   const data = toEntryData(
     { ...session, file: redactor.redactText(session.file), diagnostics: redactDiagnostics(session.diagnostics, redactor), facts: { ...session.facts, projectPath } },

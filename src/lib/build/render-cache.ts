@@ -1,28 +1,14 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { RenderedSession } from './render-session.js';
 
 /**
- * Astro's cache folder: `node_modules/.astro` unless SESSIONPRESS_CACHE_DIR
- * names another (tests and the bench use their own, so builds of different
- * sources never share a content store).
- */
-export function astroCacheDir(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
-  return env.SESSIONPRESS_CACHE_DIR ? resolve(projectRoot, env.SESSIONPRESS_CACHE_DIR) : join(projectRoot, 'node_modules', '.astro');
-}
-
-/**
  * Where a build lists every problem it found, one per line as compilers print
- * them: beside Astro's cache, redacted like everything in it.
+ * them: in Astro's cache folder (`cacheDir`), redacted like everything in it.
  */
-export function problemsFilePath(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
-  return join(astroCacheDir(projectRoot, env), 'problems.txt');
-}
-
-/** Where the render cache lives: inside Astro's own cache folder, so it is cleared with it. */
-export function renderCacheRoot(projectRoot: string): string {
-  return join(astroCacheDir(projectRoot), 'sessionpress');
+export function problemsFilePath(astroCacheDir: string): string {
+  return join(astroCacheDir, 'problems.txt');
 }
 
 export type RenderCache = ReturnType<typeof createRenderCache>;
@@ -34,10 +20,10 @@ export type RenderCache = ReturnType<typeof createRenderCache>;
  * sessions (`assets/<name>`). The loader writes it, the pages read it.
  * Everything in it is rendered from redacted data.
  *
- * @param projectRoot the Astro project root; the cache lives in its Astro cache folder
+ * @param astroCacheDir Astro's cache folder (`cacheDir`): the render cache is its `sessionpress/`, so it is cleared with it
  */
-export function createRenderCache(projectRoot: string) {
-  const root = renderCacheRoot(projectRoot);
+export function createRenderCache(astroCacheDir: string) {
+  const root = join(astroCacheDir, 'sessionpress');
   const assetsDir = join(root, 'assets');
   const pageFile = (key: string, page: number) => join(root, key, `page-${page}.html`);
   return {

@@ -5,7 +5,7 @@
  * is left out is counted so the page can say "and N more".
  */
 import { toolTally } from '../render/tool-summary.js';
-import { resultText } from '../render/tools/common.js';
+import { resultText } from '../render/tool-data.js';
 import { agentsIn, spawnedBy } from '../transcript/entries.js';
 import type { Message, Subagent, ToolCall, Turn } from '../transcript/types.js';
 

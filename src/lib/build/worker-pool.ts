@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Plugin } from 'esbuild';
 import { Worker } from 'node:worker_threads';
 import type { SessionJob, SessionJobResult } from './process-session.js';
 
@@ -15,23 +16,36 @@ export interface SessionPool {
 
 /**
  * Starts worker threads that process sessions in parallel. The worker's
- * TypeScript is bundled with esbuild into `node_modules/.sessionpress/` (npm
- * packages stay external and resolve from the project), so it runs the same
+ * TypeScript is bundled with esbuild into Astro's cache folder, its npm
+ * packages left out of the bundle and imported by absolute URL, resolved from
+ * the sources that import them (the cache may be anywhere; the package may be
+ * installed read-only, so nothing is written beside it), so it runs the same
  * code as the in-process path. `size` 1 serves a rebuild with one changed
  * session: a worker loads the bundle faster than Vite transforms the same code
  * in the build's own thread. Returns undefined where a worker cannot start (the
  * worker source is not beside this file).
  */
-export async function createSessionPool(projectRoot: string, size = Math.min(availableParallelism(), 4)): Promise<SessionPool | undefined> {
+export async function createSessionPool(cacheDir: string, size = Math.min(availableParallelism(), 4)): Promise<SessionPool | undefined> {
   if (size < 1) return undefined;
   const entry = fileURLToPath(new URL('./session-worker.ts', import.meta.url));
   if (!existsSync(entry)) return undefined;
   const esbuild = await import('esbuild');
-  const bundled = await esbuild.build({ entryPoints: [entry], write: false, bundle: true, platform: 'node', format: 'esm', target: 'node22', packages: 'external', logLevel: 'error' });
+  const bundled = await esbuild.build({
+    entryPoints: [entry],
+    write: false,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    // Node's own conditions only (esbuild adds `module` by default): the same files Node would load.
+    conditions: [],
+    plugins: [packagesByUrl()],
+    logLevel: 'error',
+  });
   const code = bundled.outputFiles[0].contents;
-  // Named by its content: two builds of different trees (a copy of the project sharing its node_modules)
-  // never load each other's worker, and an unchanged worker is not written again.
-  const outfile = join(projectRoot, 'node_modules', '.sessionpress', `session-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
+  // Named by its content: two builds of different trees sharing a cache folder never load each other's
+  // worker, and an unchanged worker is not written again.
+  const outfile = join(cacheDir, 'sessionpress-worker', `session-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
   if (!existsSync(outfile)) {
     await mkdir(dirname(outfile), { recursive: true });
     // Written under a temporary name and renamed, so concurrent builds never load a half-written file.
@@ -97,4 +111,25 @@ async function removeOldWorkers(dir: string): Promise<void> {
     const st = await stat(path).catch(() => undefined);
     if (st && st.mtimeMs < cutoff) await rm(path, { force: true });
   }
+}
+
+/**
+ * Leaves npm packages out of the bundle, as imports of the absolute file URL
+ * they resolve to from the importing source: the bundle, written in the cache
+ * folder, has no node_modules of its own to look them up in.
+ */
+function packagesByUrl(): Plugin {
+  return {
+    name: 'sessionpress-packages-by-url',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.path.startsWith('node:') || args.pluginData === 'by-url') return undefined;
+        const found = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'by-url' });
+        if (found.errors.length || !found.path) return undefined;
+        // Node's built-ins by their bare name (`fs`) stay as they are.
+        if (found.external && !found.path.startsWith('/')) return { path: found.path, external: true };
+        return { path: pathToFileURL(found.path).href, external: true };
+      });
+    },
+  };
 }

@@ -13,7 +13,8 @@ import type { RenderContext } from './context.js';
 import { highlightCode, languageForPath } from './highlight.js';
 import { html, joinHtml, type HtmlValue, type SafeHtml } from './sanitize.js';
 import type { MessageView } from './system.js';
-import { codeBlock, field, imageFromBase64, jsonObjectOf, lineCount, markdownBlock, num, obj, pathHtml, str, textBlock } from './tools/common.js';
+import { codeBlock, field, imageFromBase64, markdownBlock, pathHtml, textBlock } from './tools/common.js';
+import { jsonObjectOf, lineCount, num, obj, str } from './tool-data.js';
 
 type AttachmentRenderer = (a: Record<string, unknown>, ctx: RenderContext, m: AttachmentMessage) => MessageView | undefined;
 

@@ -28,7 +28,8 @@ import { commandExpansion, renderPromptText } from './tagged-text.js';
 import { agentOriginLink, compactionAgentHtml, forkedAgentsHtml } from './tools/agent.js';
 import { hasServerCall, renderDocumentBlock, renderOrphanServerResult, renderRedactedThinking, renderServerToolUse } from './tools/content-blocks.js';
 import { escapeHtml, html, joinHtml, sanitizeHtml, trustedHtml, type HtmlValue, type SafeHtml } from './sanitize.js';
-import { markdownBlock, obj, renderImages, str, terminalBlock } from './tools/common.js';
+import { markdownBlock, renderImages, terminalBlock } from './tools/common.js';
+import { obj, str } from './tool-data.js';
 
 export type { RenderContext, RenderContextOptions } from './context.js';
 

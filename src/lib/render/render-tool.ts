@@ -5,6 +5,7 @@
 import type { ToolCall } from '../transcript/types.js';
 import type { RenderContext } from './context.js';
 import { sanitizeHtml, type SafeHtml } from './sanitize.js';
+import { byToolName } from './tool-data.js';
 import { renderAgent } from './tools/agent.js';
 import { renderBash, renderBashOutput, renderKillShell } from './tools/bash.js';
 import { renderEdit, renderMultiEdit, renderNotebookEdit, renderRead, renderWrite } from './tools/files.js';
@@ -69,9 +70,7 @@ const RENDERERS: Record<string, ToolRenderer> = {
 
 /** The renderer used for a tool name (exposed for tests). */
 export function rendererFor(name: string): ToolRenderer {
-  if (Object.prototype.hasOwnProperty.call(RENDERERS, name)) return RENDERERS[name];
-  if (name.startsWith('mcp__')) return renderMcp;
-  return renderGeneric;
+  return byToolName(RENDERERS, name, { mcp: renderMcp, other: renderGeneric });
 }
 
 /**

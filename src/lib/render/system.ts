@@ -9,7 +9,8 @@ import type { SystemMessage } from '../transcript/types.js';
 import type { RenderContext } from './context.js';
 import { highlightCode, highlightTerminal, stripAnsi } from './highlight.js';
 import { html, type HtmlValue, type SafeHtml } from './sanitize.js';
-import { badgeHtml, collapsible, lineCount, markdownBlock, num, obj, str, taggedValue, terminalBlock } from './tools/common.js';
+import { badgeHtml, collapsible, markdownBlock, terminalBlock } from './tools/common.js';
+import { lineCount, num, obj, str, taggedValue } from './tool-data.js';
 
 /** What the message frame needs to show one message. */
 export interface MessageView {

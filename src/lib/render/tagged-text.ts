@@ -12,7 +12,8 @@ import { formatCount, formatDuration } from '../format.js';
 import { CROSS_SESSION_INTRO, hasPromptTags, splitTaggedText, stripDirectivePrefix, type Segment } from '../transcript/prompt-tags.js';
 import type { RenderContext } from './context.js';
 import { html, joinHtml, type SafeHtml } from './sanitize.js';
-import { badgeHtml, collapsible, jsonObjectOf, lineCount, markdownBlock, pathHtml, taggedValue, textBlock } from './tools/common.js';
+import { badgeHtml, collapsible, markdownBlock, pathHtml, textBlock } from './tools/common.js';
+import { jsonObjectOf, lineCount, taggedValue } from './tool-data.js';
 
 /**
  * Prompt text as markup: plain text as markdown (search weight 5, as prompts

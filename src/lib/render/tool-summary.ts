@@ -6,9 +6,7 @@
  */
 import { countOf, formatCount, formatDuration } from '../format.js';
 import type { ToolCall } from '../transcript/types.js';
-import { cleanResultText, keptOutput, lineCount, num, obj, resultText, str, structured } from './tools/common.js';
-import { computeHunks, patchHunks, type Hunk } from './tools/files.js';
-import { parseMcpName } from './tools/generic.js';
+import { byToolName, cleanResultText, computeHunks, keptOutput, lineCount, num, obj, parseMcpName, patchHunks, resultText, str, structured, type Hunk } from './tool-data.js';
 import { ROW_SUMMARIES } from './tools/row-summaries.js';
 
 export interface ToolSummary {
@@ -313,9 +311,7 @@ const SUMMARIZERS: Record<string, Summarizer> = {
 
 /** The summariser for a tool name (exposed so tests can check every dispatched tool has one). */
 export function summarizerFor(name: string): Summarizer {
-  if (Object.prototype.hasOwnProperty.call(SUMMARIZERS, name)) return SUMMARIZERS[name];
-  if (name.startsWith('mcp__')) return mcp;
-  return generic;
+  return byToolName(SUMMARIZERS, name, { mcp, other: generic });
 }
 
 /** Whether a tool has its own summariser (not the generic one). */

@@ -41,11 +41,6 @@ export function shardOf(relPath: string, shards: number): number {
   return createHash('sha256').update(key).digest().readUInt32BE(0) % shards;
 }
 
-/** The bundle folder of a shard, relative to the site root: `pagefind`, then `pagefind-2`, … */
-export function bundleDir(shard: number): string {
-  return shard === 0 ? 'pagefind' : `pagefind-${shard + 1}`;
-}
-
 /**
  * Reads the sort date of every page in a written bundle from its fragments
  * (gzip, a `pagefind_dcd` signature, then JSON with `meta.date`), keyed by the

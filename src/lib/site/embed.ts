@@ -3,7 +3,8 @@ import type { Message, Session } from '../transcript/types.js';
 
 /** What a note asks to embed: a whole session, one turn, a range, or one message. */
 export interface EmbedRef {
-  session: string;
+  /** The session's id, or a prefix of it. */
+  id: string;
   prompt?: number;
   message?: string;
   from?: string;

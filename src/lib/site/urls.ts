@@ -11,6 +11,15 @@ export function withTrailingSlash(base: string): string {
   return base.endsWith('/') ? base : `${base}/`;
 }
 
+/**
+ * The base of Sessionpress's pages, which every function below takes as `base`:
+ * the site's base path and the integration's prefix (`''` or `'sessions/'`),
+ * e.g. `/repo/sessions/`.
+ */
+export function pagesBase(siteBase: string, prefix = ''): string {
+  return `${withTrailingSlash(siteBase)}${prefix}`;
+}
+
 /** Where inside a session a link lands: a page of it, and a message's permanent anchor. */
 export interface SessionTarget {
   /** 1-based page; page 1 is the session's own URL. */

@@ -45,15 +45,15 @@ const CONTEXT_KINDS = new Set([
   'diagnostics',
 ]);
 
-/** Mode switches written as attachments: `[markerType, value]`. */
-const MARKER_KINDS: Record<string, [string, string]> = {
-  plan_mode: ['plan-mode', 'entered'],
-  plan_mode_reentry: ['plan-mode', 're-entered'],
-  plan_mode_exit: ['plan-mode', 'exited'],
-  auto_mode: ['auto-mode', 'on'],
-  auto_mode_exit: ['auto-mode', 'off'],
-  ultra_effort_enter: ['effort', 'ultra'],
-  ultra_effort_exit: ['effort', 'normal'],
+/** Mode switches written as attachments: what the marker says, by attachment type. */
+const MARKER_KINDS: Record<string, { markerType: string; value: string }> = {
+  plan_mode: { markerType: 'plan-mode', value: 'entered' },
+  plan_mode_reentry: { markerType: 'plan-mode', value: 're-entered' },
+  plan_mode_exit: { markerType: 'plan-mode', value: 'exited' },
+  auto_mode: { markerType: 'auto-mode', value: 'on' },
+  auto_mode_exit: { markerType: 'auto-mode', value: 'off' },
+  ultra_effort_enter: { markerType: 'effort', value: 'ultra' },
+  ultra_effort_exit: { markerType: 'effort', value: 'normal' },
 };
 
 /** Reminders, listings and budget notes Claude Code feeds the model: nothing a reader needs. */
@@ -86,7 +86,7 @@ export function attachmentDisposition(att: Record<string, unknown>): AttachmentD
   const type = typeof att.type === 'string' ? att.type : '';
   if (type === 'queued_command') return { show: 'queued-prompt' };
   const marker = MARKER_KINDS[type];
-  if (marker) return { show: 'marker', markerType: marker[0], value: marker[1] };
+  if (marker) return { show: 'marker', ...marker };
   if (isHookAttachment(att)) return type === 'hook_success' && !hookSaidSomething(att) ? { show: 'hidden', hidden: 'hook results' } : { show: 'message' };
   if (CONTEXT_KINDS.has(type)) return { show: 'message' };
   const hidden = HIDDEN_KINDS[type];

@@ -7,7 +7,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { highlightCode, loadHighlighter, withDeferredHighlighting } from '../../../src/lib/render/highlight.js';
 import { sanitizeHtml } from '../../../src/lib/render/sanitize.js';
-import { renderHunks, type Hunk } from '../../../src/lib/render/tools/files.js';
+import { renderHunks } from '../../../src/lib/render/tools/files.js';
+import { type Hunk } from '../../../src/lib/render/tool-data.js';
 import { parse } from './dom.js';
 
 beforeAll(async () => {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleDir, fragmentDates, MAX_SHARDS, shardCount, shardOf } from '../../../src/lib/search/shards.js';
+import { bundleDir } from '../../../src/lib/search/manifest.js';
+import { fragmentDates, MAX_SHARDS, shardCount, shardOf } from '../../../src/lib/search/shards.js';
 
 describe('shardCount', () => {
   it('keeps a site smaller than one shard in one bundle and splits a larger one by size', () => {
@@ -39,8 +40,8 @@ describe('shardOf', () => {
     expect(shardOf('notes/a/index.html', 1)).toBe(0);
   });
 
-  it('names bundles pagefind, pagefind-2, …', () => {
-    expect([0, 1, 2].map(bundleDir)).toEqual(['pagefind', 'pagefind-2', 'pagefind-3']);
+  it('names bundles _sessionpress/pagefind, _sessionpress/pagefind-2, …', () => {
+    expect([0, 1, 2].map(bundleDir)).toEqual(['_sessionpress/pagefind', '_sessionpress/pagefind-2', '_sessionpress/pagefind-3']);
   });
 });
 

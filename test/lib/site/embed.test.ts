@@ -29,7 +29,7 @@ function sharedPrefix(values: string[]): string {
 describe('resolveEmbed edge cases', async () => {
   const B = E.branches_streaming;
   const s: Session = await loadSessionFile(fixturesRoot, rel(B.file));
-  const ref = { session: s.sessionId };
+  const ref = { id: s.sessionId };
 
   it('refuses references that mix message, prompt and from/to', () => {
     const m = s.messages[1].uuid;
@@ -98,7 +98,7 @@ describe('resolveEmbed edge cases', async () => {
     const withAgent = await loadSessionFile(fixturesRoot, rel(sa.file));
     const parent = withAgent.messages.find((m): m is AssistantMessage => m.kind === 'assistant' && m.toolCalls.some((c) => c.subagent?.messages.length))!;
     const inner = parent.toolCalls.find((c) => c.subagent?.messages.length)!.subagent!.messages[0];
-    expect(() => resolveEmbed(withAgent, { session: withAgent.sessionId, message: inner.uuid })).toThrow(
+    expect(() => resolveEmbed(withAgent, { id: withAgent.sessionId, message: inner.uuid })).toThrow(
       new RegExp(`in a subagent transcript; embed the message that started the agent instead \\(message="${parent.uuid.slice(0, 8)}"\\)`),
     );
   });
@@ -113,18 +113,18 @@ describe('renderEmbed', () => {
   const settings: EmbedSettings = { sourceDir: fixturesRoot, base: '/', pageSize: 40, redaction: config.redaction, search: config.search };
 
   it('names session prefixes that match nothing, several sessions, or a session without a page', async () => {
-    await expect(renderEmbed(settings, { session: 'zzzz' })).rejects.toThrow(/session="zzzz": no session id starts with it/);
-    await expect(renderEmbed(settings, { session: '' })).rejects.toThrow(EmbedError);
+    await expect(renderEmbed(settings, { id: 'zzzz' })).rejects.toThrow(/id="zzzz": no session id starts with it/);
+    await expect(renderEmbed(settings, { id: '' })).rejects.toThrow(EmbedError);
     const layout = await discoverSources(fixturesRoot);
     const p = sharedPrefix(layout.sessions.map((x) => x.sessionId));
-    await expect(renderEmbed(settings, { session: p })).rejects.toThrow(new RegExp(`session="${p}" matches \\d+ sessions; use a longer prefix`));
+    await expect(renderEmbed(settings, { id: p })).rejects.toThrow(new RegExp(`id="${p}" matches \\d+ sessions; use a longer prefix`));
     const noPage = E.sessions.find((x: { has_page: boolean }) => !x.has_page);
-    await expect(renderEmbed(settings, { session: noPage.session_id })).rejects.toThrow(/has no page/);
+    await expect(renderEmbed(settings, { id: noPage.session_id })).rejects.toThrow(/has no page/);
   });
 
   it('redacts what it embeds exactly like the session pages', async () => {
     const canary = E.canary;
-    const r = await renderEmbed(settings, { session: canary.session_id });
+    const r = await renderEmbed(settings, { id: canary.session_id });
     expect(r.html).toContain('data-uuid=');
     expect(r.label).toBe('whole session');
     for (const value of E.must_not_appear as string[]) expect(r.html.includes(value), value.slice(0, 40)).toBe(false);
@@ -137,7 +137,7 @@ describe('renderEmbed', () => {
     const s = await loadSessionFile(fixturesRoot, rel(B.file));
     const last = s.turns.filter((t) => t.prompt).at(-1)!;
     const pageOf = s.turns.indexOf(last) + 1; // one turn per page
-    const r = await renderEmbed({ ...settings, base: '/repo', pageSize: 1 }, { session: s.sessionId.slice(0, 8), prompt: last.index });
+    const r = await renderEmbed({ ...settings, base: '/repo', pageSize: 1 }, { id: s.sessionId.slice(0, 8), prompt: last.index });
     const slug = projectSlugOf(B.file.split('/')[1]);
     expect(pageOf).toBeGreaterThan(1);
     expect(r.href).toBe(`/repo/sessions/${slug}/${s.sessionId}/${pageOf}/#m-${last.prompt!.uuid}`);
@@ -156,8 +156,8 @@ describe('renderEmbed', () => {
       const i = s.messages.findIndex((m) => m.kind === 'user' && m.userKind === 'meta');
       if (i <= 0 || i >= s.messages.length - 1) continue;
       const meta = s.messages[i];
-      await expect(renderEmbed(local, { session: s.sessionId, message: meta.uuid })).rejects.toThrow(/does not show/);
-      const r = await renderEmbed(local, { session: s.sessionId, from: s.messages[i - 1].uuid, to: s.messages[i + 1].uuid });
+      await expect(renderEmbed(local, { id: s.sessionId, message: meta.uuid })).rejects.toThrow(/does not show/);
+      const r = await renderEmbed(local, { id: s.sessionId, from: s.messages[i - 1].uuid, to: s.messages[i + 1].uuid });
       const shown = r.html.match(/<article class="msg /g)?.length ?? 0;
       expect(r.html).not.toContain(`data-uuid="${meta.uuid}"`);
       expect(r.label).toBe(`${shown} messages`);

@@ -3,7 +3,8 @@ import { countOf, formatCount, formatDuration } from '../../format.js';
 import type { Subagent, ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, joinHtml, type HtmlValue, type SafeHtml } from '../sanitize.js';
-import { badgeHtml, errorBlock, field, markdownBlock, noteHtml, num, pathHtml, resultText, str, structured, toolFrame } from './common.js';
+import { badgeHtml, errorBlock, field, markdownBlock, noteHtml, pathHtml, toolFrame } from './common.js';
+import { num, resultText, str, structured } from '../tool-data.js';
 
 /** How deep subagent transcripts nest before we stop (guards against cycles in bad data). */
 const MAX_DEPTH = 4;

@@ -8,22 +8,8 @@ import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { highlightCode } from '../highlight.js';
 import { html, type SafeHtml } from '../sanitize.js';
-import {
-  badgeHtml,
-  field,
-  longMarkdown,
-  noteHtml,
-  num,
-  obj,
-  orError,
-  resultText,
-  str,
-  structured,
-  structuredList,
-  taggedValue,
-  terminalBlock,
-  toolFrame,
-} from './common.js';
+import { badgeHtml, field, longMarkdown, noteHtml, orError, terminalBlock, toolFrame } from './common.js';
+import { num, obj, resultText, str, structured, structuredList, taggedValue } from '../tool-data.js';
 
 /** Status words of background tasks, as a badge tone. */
 function statusTone(status: string | undefined): 'ok' | 'warn' | 'error' | 'plain' {

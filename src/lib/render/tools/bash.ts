@@ -4,7 +4,8 @@ import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { highlightCode } from '../highlight.js';
 import { html, joinHtml, type SafeHtml } from '../sanitize.js';
-import { cleanResultText, errorBlock, field, keptMissingNote, keptOutput, num, obj, renderImages, resultText, str, structured, terminalBlock, toolFrame } from './common.js';
+import { errorBlock, field, keptMissingNote, renderImages, terminalBlock, toolFrame } from './common.js';
+import { cleanResultText, keptOutput, num, obj, resultText, str, structured } from '../tool-data.js';
 
 /** Bash: the command as shell, its description, stdout/stderr with ANSI colours, and how it ended. */
 export function renderBash(call: ToolCall, ctx: RenderContext): SafeHtml {

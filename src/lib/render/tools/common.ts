@@ -3,64 +3,18 @@
  * result text and images, collapsing long content, JSON and code blocks.
  */
 import { formatCount, formatSize } from '../../format.js';
-import { tagContent } from '../../transcript/entries.js';
-import type { ContentBlock, ToolCall, ToolResult } from '../../transcript/types.js';
+import type { ContentBlock, ToolCall } from '../../transcript/types.js';
 import { COLLAPSE_LINES, type RenderContext } from '../context.js';
 import { highlightCode, highlightTerminal, stripAnsi } from '../highlight.js';
 import { markdownToUnsanitizedHtml } from '../markdown.js';
 import { summarizeToolCall } from '../tool-summary.js';
 import { escapeHtml, html, joinHtml, SafeHtml, sanitized, trustedHtml, type HtmlValue } from '../sanitize.js';
-
-/** A string field of a loosely typed object, or undefined. */
-export function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
-
-/** A number field, or undefined. */
-export function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
-/** A plain object, or undefined. */
-export function obj(v: unknown): Record<string, unknown> | undefined {
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}
-
-/** The structured `toolUseResult` when it is an object. */
-export function structured(call: ToolCall): Record<string, unknown> | undefined {
-  return obj(call.result?.toolUseResult);
-}
-
-/** The objects of an array field of the structured result (`tasks`, `jobs`…), or undefined when it is not an array. */
-export function structuredList(call: ToolCall, key: string): Array<Record<string, unknown>> | undefined {
-  const list = structured(call)?.[key];
-  return Array.isArray(list) ? list.map(obj).filter((o): o is Record<string, unknown> => !!o) : undefined;
-}
-
-/** Text of a tool result: the string content, or its text blocks joined. */
-export function resultText(result: ToolResult | undefined): string {
-  if (!result) return '';
-  const c = result.content;
-  if (typeof c === 'string') return c;
-  if (!Array.isArray(c)) return '';
-  return c
-    .map((b) => (b && b.type === 'text' && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : ''))
-    .filter(Boolean)
-    .join('\n\n');
-}
+import { cleanResultText, lineCount, obj, resultText, str, structured } from '../tool-data.js';
 
 /** Image blocks of a tool result or a message. */
 export function imageBlocks(blocks: unknown): ContentBlock[] {
   if (!Array.isArray(blocks)) return [];
   return blocks.filter((b): b is ContentBlock => !!b && typeof b === 'object' && (b as { type?: unknown }).type === 'image');
-}
-
-/** Counts lines the way a reader would (a trailing newline adds none). */
-export function lineCount(text: string): number {
-  if (!text) return 0;
-  let n = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return text.endsWith('\n') ? n - 1 : n;
 }
 
 /**
@@ -353,11 +307,6 @@ export function errorBlock(text: string): SafeHtml {
   return html`<div class="tool-error">${previewBlock(plain, lineCount(plain), (part) => highlightCode(part, { className: 'plain error-text' }))}</div>`;
 }
 
-/** Drops the `<system-reminder>` blocks Claude Code appends to results: they are not output. */
-export function cleanResultText(text: string): string {
-  return text.replace(/\n*<system-reminder>[\s\S]*?<\/system-reminder>\n*/g, '\n').replace(/\n+$/, '');
-}
-
 /** A definition-list row, skipped when the value is empty. */
 export function field(label: string, value: HtmlValue): SafeHtml {
   if (value === undefined || value === null || value === '' || value === false) return html``;
@@ -368,41 +317,10 @@ export function field(label: string, value: HtmlValue): SafeHtml {
 // ---------------------------------------------------------------------------
 // Helpers for the newer tools (issue 11): results that arrive as tagged text or JSON text.
 
-/** The text inside `<tag>…</tag>` in a result (first one; tolerates a missing close), trimmed. */
-export function taggedValue(text: string, tag: string): string | undefined {
-  return tagContent(text, tag)?.trim();
-}
-
-/** A result's text parsed as a JSON object (tools that answer in JSON text), or undefined. */
-export function jsonObjectOf(text: string): Record<string, unknown> | undefined {
-  const t = text.trim();
-  if (!t.startsWith('{')) return undefined;
-  try {
-    return obj(JSON.parse(t));
-  } catch {
-    return undefined;
-  }
-}
-
-/** The structured result, else the result text parsed as a JSON object. */
-export function structuredOrJson(call: ToolCall): Record<string, unknown> | undefined {
-  return structured(call) ?? (call.result && !call.result.isError ? jsonObjectOf(resultText(call.result)) : undefined);
-}
-
 /** A small status badge; `tone` picks its colour class. */
 export function badgeHtml(label: string | undefined, tone: 'ok' | 'warn' | 'error' | 'plain' = 'plain'): SafeHtml {
   if (!label) return html``;
   return html` <span class="badge${tone === 'plain' ? '' : ` badge-${tone}`}">${label}</span>`;
-}
-
-/**
- * A result's whole output when Claude Code kept it beside the session and it
- * was read: it wins over whatever the record holds (a preview, a `stdout` cut
- * at 30,000 characters).
- */
-export function keptOutput(call: ToolCall): string | undefined {
-  const r = call.result;
-  return r?.persistedOutput && !r.persistedOutput.missing ? resultText(r) : undefined;
 }
 
 /** A note when the result points to a whole output that was not found beside the session (what is shown is only part of it). */

@@ -7,7 +7,8 @@ import { formatCount, formatSize } from '../../format.js';
 import type { ContentBlock, ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
-import { badgeHtml, collapsible, linkHtml, lineCount, noteHtml, obj, str, textBlock, toolFrame } from './common.js';
+import { badgeHtml, collapsible, linkHtml, noteHtml, textBlock, toolFrame } from './common.js';
+import { lineCount, obj, str } from '../tool-data.js';
 
 const DOC_TYPES: Record<string, string> = {
   'application/pdf': 'PDF',

@@ -7,22 +7,8 @@ import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { languageForPath } from '../highlight.js';
 import { html, type SafeHtml } from '../sanitize.js';
-import {
-  codeBlock,
-  field,
-  jsonObjectOf,
-  linkHtml,
-  noteHtml,
-  num,
-  obj,
-  orError,
-  pathHtml,
-  resultText,
-  str,
-  structured,
-  textBlock,
-  toolFrame,
-} from './common.js';
+import { codeBlock, field, linkHtml, noteHtml, orError, pathHtml, textBlock, toolFrame } from './common.js';
+import { jsonObjectOf, num, obj, resultText, str, structured } from '../tool-data.js';
 
 /** Tool names a ToolSearch found: structured `matches`, else `tool_reference` blocks. */
 function toolMatches(call: ToolCall): string[] {

@@ -1,11 +1,12 @@
 /** Read, Write, Edit, MultiEdit and NotebookEdit. */
 import { formatCount } from '../../format.js';
-import { diffWordsWithSpace, structuredPatch, type Change } from 'diff';
+import { diffWordsWithSpace, type Change } from 'diff';
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { highlightCode, highlightLines, highlightWhenShown, languageForPath, LAZY_ATTR } from '../highlight.js';
 import { escapeHtml, html, joinHtml, trustedHtml, type SafeHtml } from '../sanitize.js';
-import { cleanResultText, codeBlock, previewBlock, errorBlock, field, imageFromBase64, lineCount, num, obj, pathHtml, renderImages, resultText, str, structured, toolFrame } from './common.js';
+import { codeBlock, previewBlock, errorBlock, field, imageFromBase64, pathHtml, renderImages, toolFrame } from './common.js';
+import { cleanResultText, computeHunks, lineCount, num, obj, patchHunks, resultText, str, structured, type Hunk } from '../tool-data.js';
 
 /** A file path from the input or the structured result. */
 function filePath(call: ToolCall): string | undefined {
@@ -98,42 +99,6 @@ function resultOutput(call: ToolCall): SafeHtml {
   if (r.isError) return errorBlock(text);
   if (/has been (?:updated|created)|created successfully|^Applied \d+ edits?|^Updated cell|^Inserted cell|^Deleted cell/i.test(text)) return html``;
   return text.trim() ? html`<p class="tool-message">${text.slice(0, 2000)}</p>` : html``;
-}
-
-export interface Hunk {
-  oldStart: number;
-  oldLines: number;
-  newStart: number;
-  newLines: number;
-  lines: string[];
-}
-
-/** Hunks of a `structuredPatch` value, validated (it is transcript data). */
-export function patchHunks(value: unknown): Hunk[] {
-  if (!Array.isArray(value)) return [];
-  const out: Hunk[] = [];
-  for (const h of value) {
-    const o = obj(h);
-    if (!o || !Array.isArray(o.lines)) continue;
-    out.push({
-      oldStart: num(o.oldStart) ?? 1,
-      oldLines: num(o.oldLines) ?? 0,
-      newStart: num(o.newStart) ?? 1,
-      newLines: num(o.newLines) ?? 0,
-      lines: o.lines.filter((l): l is string => typeof l === 'string'),
-    });
-  }
-  return out;
-}
-
-/** Computes hunks from old and new text (line numbers relative to the snippet). */
-export function computeHunks(oldText: string, newText: string): Hunk[] {
-  try {
-    const patch = structuredPatch('a', 'b', oldText, newText, '', '', { context: 3 });
-    return patch.hunks.map((h) => ({ oldStart: h.oldStart, oldLines: h.oldLines, newStart: h.newStart, newLines: h.newLines, lines: h.lines }));
-  } catch {
-    return [];
-  }
 }
 
 interface DiffRow {

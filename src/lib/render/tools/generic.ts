@@ -2,13 +2,8 @@
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
+import { parseMcpName } from '../tool-data.js';
 import { jsonBlock, toolFrame } from './common.js';
-
-/** Splits `mcp__server__tool` into its server and tool names. */
-export function parseMcpName(name: string): { server: string; tool: string } | undefined {
-  const m = /^mcp__(.+?)__(.+)$/.exec(name);
-  return m ? { server: m[1], tool: m[2] } : undefined;
-}
 
 /** An MCP call: server and tool named, input as JSON, result text and images. */
 export function renderMcp(call: ToolCall, ctx: RenderContext): SafeHtml {

@@ -2,7 +2,8 @@
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
-import { errorBlock, markdownBlock, obj, resultText, str, structured, toolFrame } from './common.js';
+import { errorBlock, markdownBlock, toolFrame } from './common.js';
+import { obj, resultText, str, structured } from '../tool-data.js';
 
 interface Question {
   question: string;

@@ -5,7 +5,7 @@
  */
 import { formatCount, formatDuration } from '../../format.js';
 import type { ToolCall } from '../../transcript/types.js';
-import { jsonObjectOf, num, obj, resultText, str, structured, taggedValue } from './common.js';
+import { jsonObjectOf, num, obj, resultText, str, structured, taggedValue } from '../tool-data.js';
 
 export type RowSummarizer = (call: ToolCall) => { target?: string; outcome?: string };
 

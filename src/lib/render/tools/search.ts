@@ -3,7 +3,8 @@ import { formatCount } from '../../format.js';
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
-import { cleanResultText, collapsible, errorBlock, field, num, pathHtml, resultText, str, structured, textBlock, toolFrame } from './common.js';
+import { collapsible, errorBlock, field, pathHtml, textBlock, toolFrame } from './common.js';
+import { cleanResultText, num, resultText, str, structured } from '../tool-data.js';
 
 /** A list of file names (set as paths by the list's class), collapsed when long. */
 function fileList(files: string[]): SafeHtml {

@@ -2,7 +2,8 @@
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
-import { badgeHtml, field, noteHtml, orError, pathHtml, resultText, str, structuredOrJson, toolFrame } from './common.js';
+import { badgeHtml, field, noteHtml, orError, pathHtml, toolFrame } from './common.js';
+import { resultText, str, structuredOrJson } from '../tool-data.js';
 
 /** EnterPlanMode: one line; the result is instructions to the model, not news for a reader. */
 export function renderEnterPlanMode(call: ToolCall, ctx: RenderContext): SafeHtml {

@@ -2,7 +2,8 @@
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
-import { errorBlock, field, markdownBlock, obj, resultText, str, structured, structuredList, textBlock, toolFrame } from './common.js';
+import { errorBlock, field, markdownBlock, textBlock, toolFrame } from './common.js';
+import { obj, resultText, str, structured, structuredList } from '../tool-data.js';
 
 const STATUS_LABEL: Record<string, string> = { pending: 'Pending', in_progress: 'In progress', completed: 'Completed', deleted: 'Deleted' };
 

@@ -2,7 +2,8 @@
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type HtmlValue, type SafeHtml } from '../sanitize.js';
-import { badgeHtml, field, longMarkdown, noteHtml, obj, orError, resultText, str, structuredOrJson, toolFrame } from './common.js';
+import { badgeHtml, field, longMarkdown, noteHtml, orError, toolFrame } from './common.js';
+import { obj, resultText, str, structuredOrJson } from '../tool-data.js';
 
 /** Structured message kinds (`{type: "shutdown_request", …}`) in words. */
 const MESSAGE_TYPES: Record<string, string> = {

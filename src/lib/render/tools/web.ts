@@ -3,7 +3,8 @@ import { formatCount, formatDuration } from '../../format.js';
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
-import { collapsible, errorBlock, field, lineCount, linkHtml, markdownBlock, num, obj, resultText, str, structured, toolFrame } from './common.js';
+import { collapsible, errorBlock, field, linkHtml, markdownBlock, toolFrame } from './common.js';
+import { lineCount, num, obj, resultText, str, structured } from '../tool-data.js';
 
 /** WebFetch: the URL (a link only when http/https), the question asked, and the answer as markdown. */
 export function renderWebFetch(call: ToolCall, ctx: RenderContext): SafeHtml {

@@ -4,7 +4,8 @@ import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
 import { agentStats, nestedAgentHtml, subagentTranscript } from './agent.js';
-import { codeBlock, field, noteHtml, obj, orError, pathHtml, resultText, str, structured, toolFrame } from './common.js';
+import { codeBlock, field, noteHtml, orError, pathHtml, toolFrame } from './common.js';
+import { obj, resultText, str, structured } from '../tool-data.js';
 
 /** `name` and `description` from the script's `export const meta = {…}` block, when written plainly. */
 export function workflowMeta(script: string): { name?: string; description?: string } {

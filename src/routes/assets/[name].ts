@@ -1,5 +1,6 @@
 import type { APIRoute } from 'astro';
 import { getCollection } from 'astro:content';
+import config from 'virtual:sessionpress/config';
 import { createRenderCache } from '../../lib/build/render-cache';
 
 /** Images from transcripts, written once under content-hashed names. */
@@ -10,6 +11,6 @@ export async function getStaticPaths() {
 }
 
 export const GET: APIRoute = async ({ params, props }) =>
-  new Response(new Uint8Array(await createRenderCache(process.cwd()).readAsset(String(params.name))), {
+  new Response(new Uint8Array(await createRenderCache(config.cacheDir).readAsset(String(params.name))), {
     headers: { 'Content-Type': String(props.mediaType) },
   });

@@ -1,0 +1,67 @@
+/**
+ * `sessionpress/content`: the collections a site declares in its
+ * `src/content.config.ts`, beside its own, e.g.
+ * `export const collections = { docs: …, sessions: sessionsCollection() }`.
+ * Both read the settings the integration validated, from
+ * `virtual:sessionpress/config`: add `sessionpress()` to the Astro config first.
+ */
+import { defineCollection } from 'astro:content';
+import { existsSync, readdirSync } from 'node:fs';
+import { glob, type Loader } from 'astro/loaders';
+import { z } from 'astro/zod';
+import config from 'virtual:sessionpress/config';
+import { sessionsLoader } from './loaders/sessions-loader.js';
+import { sessionEntrySchema } from './schemas/session.js';
+
+/** The `sessions` collection: one entry per session of the configured source, redacted and rendered. */
+export function sessionsCollection() {
+  return defineCollection({ loader: sessionsLoader(config), schema: sessionEntrySchema });
+}
+
+/** What a note's front matter holds. */
+export const noteSchema = z.object({
+  title: z.string(),
+  description: z.string().optional(),
+  date: z.coerce.date().optional(),
+});
+
+/**
+ * The `notes` collection: the Markdown and MDX files of the integration's
+ * `notes` folder, published under `<prefix>notes/`. `exclude` leaves out
+ * globs below that folder.
+ */
+export function notesCollection(options: { exclude?: string[] } = {}) {
+  return defineCollection({ loader: notesLoader(config.notesDir, options.exclude ?? []), schema: noteSchema });
+}
+
+/** A placeholder id set and deleted again at once (see `notesLoader`). */
+const NO_NOTES = '__sessionpress-no-notes__';
+
+/**
+ * The glob loader for the notes folder, except when there is no note: then the
+ * collection is left existing but empty, so a site without notes builds
+ * without Astro warning on every page that lists notes (once per page, and
+ * once more from the glob loader) that the collection "does not exist or is
+ * empty". One info line says where notes would go.
+ */
+function notesLoader(dir: string | undefined, exclude: string[]): Loader {
+  const pattern = exclude.length ? ['**/*.{md,mdx}', ...exclude.map((g) => `!${g}`)] : '**/*.{md,mdx}';
+  return {
+    name: 'sessionpress-notes',
+    async load(context) {
+      if (dir && hasNotes(dir, exclude)) return glob({ pattern, base: dir }).load(context);
+      context.store.clear();
+      // Setting then deleting an entry leaves the collection known to the store, and empty.
+      context.store.set({ id: NO_NOTES, data: {} });
+      context.store.delete(NO_NOTES);
+      context.logger.info(dir ? `no notes (add Markdown or MDX files to ${dir} to publish some)` : 'no notes folder (the `notes` option of sessionpress())');
+    },
+  };
+}
+
+/** Whether the notes folder holds a Markdown or MDX file the glob above would load (`exclude`: folders, as `name/**`). */
+function hasNotes(dir: string, exclude: string[]): boolean {
+  if (!existsSync(dir)) return false;
+  const skipped = exclude.map((g) => g.replace(/\/\*\*$/, '/'));
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).some((f) => /\.mdx?$/.test(f) && !skipped.some((s) => f.split('\\').join('/').startsWith(s)));
+}

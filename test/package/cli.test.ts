@@ -1,0 +1,112 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { JSDOM } from 'jsdom';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../scripts/cli.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { install, packageListing, packRepository, run, userEnv, type Run } from '../helpers/package.js';
+import { serveStatic } from '../helpers/serve.js';
+import { corpusRoot, repoRoot } from '../helpers/shared.js';
+import { searchAndLand, sessionPagePaths, uniqueWord } from '../browser/site-helpers.js';
+
+/**
+ * `npx sessionpress` as a user meets it: the repository packed as npm would
+ * publish it, installed into an empty folder, and run there with the
+ * machine's own Node (older than Astro needs on machines like ours, so the
+ * command runs itself again on the Node 22 it depends on) on a project of the
+ * corpus copied beside it.
+ */
+const work = mkdtempSync(join(tmpdir(), 'sp-package-'));
+const app = join(work, 'app');
+const installed = join(app, 'node_modules', 'sessionpress');
+const project = '-experiments-ideas';
+const source = join(work, 'projects');
+const site = join(app, 'site');
+let before: string[] = [];
+let build: Run;
+const npx = (...args: string[]) => run('npx', ['sessionpress', ...args], app);
+
+beforeAll(async () => {
+  const tarball = await packRepository(work);
+  mkdirSync(app);
+  await install(app, [tarball]);
+  before = packageListing(installed);
+  cpSync(join(corpusRoot, project), join(source, project), { recursive: true });
+  build = await npx('build', source, '--out', 'site');
+}, 600_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('npx sessionpress build, from the packed package', () => {
+  it('runs on the machine\'s Node and ends by saying where the site is and how to look at it', async () => {
+    // The Node a user's shell finds (v20 on this machine: the command then runs itself on its own Node 22).
+    const node = await run('node', ['--version'], app);
+    expect(node.out).toMatch(/^v\d+\./);
+    expect(build.code, `${node.out}${build.out.slice(-3000)}`).toBe(0);
+    expect(build.out).not.toContain('needs Node');
+    expect(build.out).toContain('The site is in ./site');
+    expect(build.out).toContain('npx sessionpress preview --out site');
+  });
+
+  it('gives every session of the source its page, and no other', () => {
+    const ids = new Set(readdirSync(join(source, project)).filter((f) => f.endsWith('.jsonl')).map((f) => basename(f, '.jsonl')));
+    const pages = sessionPagePaths(site).filter((p) => !/\/\d+\/$/.test(p));
+    expect(pages.length).toBeGreaterThan(0);
+    for (const page of pages) {
+      const id = new JSDOM(readFileSync(join(site, page, 'index.html'), 'utf8')).window.document.querySelector('[data-session-id]')?.getAttribute('data-session-id');
+      expect(ids.has(id!), `${page}: ${id}`).toBe(true);
+    }
+    const index = readFileSync(join(site, 'index.html'), 'utf8');
+    for (const page of pages) expect(index).toContain(`href="/${page}"`);
+  });
+
+  it('writes a search index of those pages', () => {
+    const manifest = JSON.parse(readFileSync(join(site, '_sessionpress', 'pagefind', 'sessionpress-search.json'), 'utf8'));
+    expect(manifest.pages).toBe(sessionPagePaths(site).length);
+    expect(existsSync(join(site, '_sessionpress', 'pagefind', 'pagefind.js'))).toBe(true);
+  });
+
+  it('writes nothing into the installed package: its cache is in the current folder', () => {
+    expect(packageListing(installed)).toEqual(before);
+    expect(existsSync(join(app, '.sessionpress-cache'))).toBe(true);
+  });
+
+  it('lists every command in one --help, and prints the package version for --version', async () => {
+    const help = await npx('--help');
+    expect(help.code).toBe(0);
+    for (const name of Object.keys(COMMANDS)) expect(help.stdout).toMatch(new RegExp(`^ {2}${name} `, 'm'));
+    const version = await npx('--version');
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version);
+  });
+
+  it('says in one line what to install when no Node new enough can run it', async () => {
+    const node = (await run('node', ['--version'], app)).stdout.trim();
+    const [major, minor] = node.slice(1).split('.').map(Number);
+    // Only a machine whose own Node is too old takes this path (ours: v20). SESSIONPRESS_REEXEC marks the
+    // run as one already restarted on the bundled Node, as when that Node turns out too old as well.
+    if (major > 22 || (major === 22 && minor >= 12)) return;
+    const old = await run('node', [join(installed, 'bin', 'sessionpress.mjs'), '--version'], app, userEnv({ SESSIONPRESS_REEXEC: '1' }));
+    expect(old.code).toBe(1);
+    expect(old.out.trim().split('\n')).toHaveLength(1);
+    expect(old.out).toMatch(/needs Node 22\.12 or later \(this is v\d+[^)]*\): install Node 22/);
+  });
+
+  it('finds a word of a session through the site\'s search, in a browser', async () => {
+    const paths = sessionPagePaths(site);
+    const { word, path, uuid } = uniqueWord(site, paths);
+    const server = await serveStatic(site);
+    let browser: Browser | undefined;
+    try {
+      browser = await launchBrowser();
+      const page = await browser.newPage();
+      await page.goto(server.url);
+      await searchAndLand(page, word, path, uuid);
+      expect(server.notFound).toEqual([]);
+    } finally {
+      await browser?.close();
+      await server.close();
+    }
+  });
+});
