@@ -46,12 +46,13 @@ export function sessionpress(options: SessionpressOptions = {}): AstroIntegratio
         // SESSIONPRESS_CACHE_DIR (tests, the bench, the deploy workflow) moves everything a rebuild reuses.
         const cacheDir = process.env.SESSIONPRESS_CACHE_DIR ? resolve(root, process.env.SESSIONPRESS_CACHE_DIR) : fileURLToPath(config.cacheDir);
         site = { ...user, cacheDir, notesDir: notesDir ? resolve(root, notesDir) : undefined };
-        for (const route of injectedRoutes(user.prefix, !!notesDir)) injectRoute(route);
+        const routes = injectedRoutes(user.prefix, !!notesDir);
+        for (const route of routes) injectRoute(route);
         // Shared by the integrations that write into the output folder; the out-dir keeper comes last, so
         // its `astro:build:done` runs after theirs and removes whatever none of them produced.
         const ledger = createOutputLedger();
         const integrations = [
-          pagefindIntegration({ shardBytes: user.search.shardSizeMB * 1e6, ledger, prefix: user.prefix, routes: injectedRoutes(user.prefix, !!notesDir).map((r) => r.pattern) }),
+          pagefindIntegration({ shardBytes: user.search.shardSizeMB * 1e6, ledger, prefix: user.prefix, routes: routes.map((r) => r.pattern) }),
           lazyHighlightIntegration(ledger, user.prefix),
           ...(standalone ? [outDirIntegration(ledger)] : []),
         ];
@@ -63,9 +64,6 @@ export function sessionpress(options: SessionpressOptions = {}): AstroIntegratio
           integrations,
           vite: {
             plugins: [configModulePlugin(() => site!), outsideRootPlugin(root)],
-            // Our modules import virtual ones, so Vite must load them, never Node (which would for a package
-            // it resolves to itself, as the template does by importing `sessionpress/content`).
-            ssr: { noExternal: ['sessionpress'] },
             build: { rollupOptions: { onwarn: quietWarnings } },
           },
         });
