@@ -153,12 +153,12 @@ export function agentIdFromPath(path: string): string {
  * redacted) diagnostic names: placeholders such as `[REDACTED:username]` stand
  * for one path segment's part. The build log names files by their real paths,
  * so an editor can open them; a name that matches no candidate, or several,
- * is returned as it is.
+ * is returned as it is. The candidates are listed only for a redacted name.
  */
-export function realPathOf(file: string, candidates: readonly string[]): string {
+export function realPathOf(file: string, candidates: () => readonly string[]): string {
   if (!PLACEHOLDER.test(file)) return file;
   const pattern = new RegExp(`^${file.split(PLACEHOLDER_GLOBAL).map(escapeRegExp).join('[^/]+?')}$`);
-  const found = candidates.filter((c) => pattern.test(c));
+  const found = candidates().filter((c) => pattern.test(c));
   return found.length === 1 ? found[0] : file;
 }
 

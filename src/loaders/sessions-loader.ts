@@ -274,8 +274,9 @@ function createReporter(projectRoot: string, root: string, totals: Totals) {
     for (const [kind, n] of Object.entries(data.hiddenCounts ?? {})) totals.hidden[kind] = (totals.hidden[kind] ?? 0) + n;
     for (const [kind, n] of Object.entries(data.unknownMetadata ?? {})) totals.unknownMetadata[kind] = (totals.unknownMetadata[kind] ?? 0) + n;
     // The stored diagnostics name files redacted; the log names the real files (the session's own, its agents').
-    const own = () => [...source.subagentPaths, ...source.siblingAgentPaths, ...(source.sidecarPaths ?? []), ...(source.toolResultPaths ?? [])].map((p) => toPosix(relative(root, p)));
-    problems.add({ key: source.relPath, items, known, shownFile: (d) => shownPath(d.file === sourceFile ? source.relPath : realPathOf(d.file, own())) });
+    let own: string[] | undefined;
+    const candidates = () => (own ??= [...source.subagentPaths, ...source.siblingAgentPaths, ...(source.sidecarPaths ?? []), ...(source.toolResultPaths ?? [])].map((p) => toPosix(relative(root, p))));
+    problems.add({ key: source.relPath, items, known, shownFile: (d) => shownPath(d.file === sourceFile ? source.relPath : realPathOf(d.file, candidates)) });
   }
   return {
     totals,

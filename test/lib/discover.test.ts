@@ -9,18 +9,18 @@ describe('realPathOf', () => {
   ];
 
   it('finds the real file a redacted name stands for', () => {
-    expect(realPathOf('-Users-[REDACTED:username]-workspace-app/agent-388fb764.jsonl', candidates)).toBe(candidates[0]);
-    expect(realPathOf('-home-[REDACTED:username#2]-x/s1/subagents/agent-a1.jsonl', candidates)).toBe(candidates[2]);
+    expect(realPathOf('-Users-[REDACTED:username]-workspace-app/agent-388fb764.jsonl', () => candidates)).toBe(candidates[0]);
+    expect(realPathOf('-home-[REDACTED:username#2]-x/s1/subagents/agent-a1.jsonl', () => candidates)).toBe(candidates[2]);
   });
 
   it('keeps a name with no placeholder, one that matches nothing, and one that matches several', () => {
-    expect(realPathOf('-Users-dain-workspace-app/agent-388fb764.jsonl', [])).toBe('-Users-dain-workspace-app/agent-388fb764.jsonl');
-    expect(realPathOf('-Users-[REDACTED:username]-elsewhere/agent-388fb764.jsonl', candidates)).toBe('-Users-[REDACTED:username]-elsewhere/agent-388fb764.jsonl');
-    expect(realPathOf('-Users-[REDACTED:username]-workspace-app/agent-[REDACTED:hex]', candidates)).toBe('-Users-[REDACTED:username]-workspace-app/agent-[REDACTED:hex]');
+    expect(realPathOf('-Users-dain-workspace-app/agent-388fb764.jsonl', () => [])).toBe('-Users-dain-workspace-app/agent-388fb764.jsonl');
+    expect(realPathOf('-Users-[REDACTED:username]-elsewhere/agent-388fb764.jsonl', () => candidates)).toBe('-Users-[REDACTED:username]-elsewhere/agent-388fb764.jsonl');
+    expect(realPathOf('-Users-[REDACTED:username]-workspace-app/agent-[REDACTED:hex]', () => candidates)).toBe('-Users-[REDACTED:username]-workspace-app/agent-[REDACTED:hex]');
   });
 
   it('never lets a placeholder span folders or treats dots in names as wildcards', () => {
-    expect(realPathOf('[REDACTED:username]/agent-a1.jsonl', candidates)).toBe('[REDACTED:username]/agent-a1.jsonl');
-    expect(realPathOf('-Users-[REDACTED:username]-workspace-app/agent-388fb764xjsonl', candidates)).toBe('-Users-[REDACTED:username]-workspace-app/agent-388fb764xjsonl');
+    expect(realPathOf('[REDACTED:username]/agent-a1.jsonl', () => candidates)).toBe('[REDACTED:username]/agent-a1.jsonl');
+    expect(realPathOf('-Users-[REDACTED:username]-workspace-app/agent-388fb764xjsonl', () => candidates)).toBe('-Users-[REDACTED:username]-workspace-app/agent-388fb764xjsonl');
   });
 });
