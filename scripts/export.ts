@@ -10,7 +10,7 @@ import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine } from './lib/cli.js';
 import { sessionToHtml } from './lib/export/html.js';
-import { sessionToMarkdown } from './lib/export/markdown.js';
+import { sessionToMarkdown } from '../src/lib/export/markdown.js';
 import { openSessionById } from '../src/lib/build/open-session.js';
 import { pageOfMessage } from '../src/lib/site/pages.js';
 import { sessionEntryId, projectSlugOf } from '../src/lib/site/slug.js';

@@ -6,17 +6,17 @@
  * already redacted (it comes from `openSessionById`); everything here only
  * decides layout and keeps transcript text from breaking out of our markup.
  */
-import prices from '../../../src/data/prices.json' with { type: 'json' };
-import { formatCount, formatDuration, formatTimestamp, formatTokens } from '../../../src/lib/format.js';
-import { stripAnsi } from '../../../src/lib/render/ansi.js';
-import { languageForPath } from '../../../src/lib/render/languages.js';
-import { summarizeToolCall } from '../../../src/lib/render/tool-summary.js';
-import { imageBlocks } from '../../../src/lib/render/tools/common.js';
-import { cleanResultText, resultText, str } from '../../../src/lib/render/tool-data.js';
-import type { PriceTable } from '../../../src/lib/site/cost.js';
-import { pullRequestLabel } from '../../../src/lib/site/pull-requests.js';
-import { countOf, formatCost, isWebUrl, sessionCost } from '../../../src/lib/site/summary.js';
-import type { AssistantMessage, Message, Session, ToolCall, Turn } from '../../../src/lib/transcript/types.js';
+import prices from '../../data/prices.json' with { type: 'json' };
+import { formatCount, formatDuration, formatTimestamp, formatTokens } from '../format.js';
+import { stripAnsi } from '../render/ansi.js';
+import { languageForPath } from '../render/languages.js';
+import { summarizeToolCall } from '../render/tool-summary.js';
+import { imageBlocks } from '../render/tools/common.js';
+import { cleanResultText, resultText, str } from '../render/tool-data.js';
+import type { PriceTable } from '../site/cost.js';
+import { pullRequestLabel } from '../site/pull-requests.js';
+import { countOf, formatCost, isWebUrl, sessionCost } from '../site/summary.js';
+import type { AssistantMessage, Message, Session, ToolCall, Turn } from '../transcript/types.js';
 import { blockquote, closeOpenFence, cutText, fence, neutralizeMarkdown, summaryText } from './gfm.js';
 
 /** GitHub refuses a comment or description longer than this. */
