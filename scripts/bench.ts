@@ -1,31 +1,36 @@
 /**
- * `npm run bench -- [--copies 20] [--source DIR] [--skip-build] [--big] [--baselines DIR]`
+ * `npm run bench -- [--copies 20] [--scale N] [--runs N] [--source DIR] [--big [--big-mb 630]] [--skip-build] [--baselines DIR [--peers cct,ccl]]`
  *
  * Builds a corpus of a chosen size and prints figures: redaction throughput,
  * then for a cold build, a rebuild with nothing changed and a rebuild after one
  * session changed: wall time, peak memory (whole process tree), output size,
- * pagefind's share and the index size. The default corpus is
+ * pagefind's share, the index size and the heaviest page. The default corpus is
  * `../shared/corpus/projects` copied 20 times into distinct project folders,
  * every uuid rewritten per copy so that no two files are byte-identical.
  *
- * With `--baselines DIR` (tools set up by `../shared/bench/setup-baselines.sh`),
- * claude-code-transcripts and claude-code-log run on the same corpus in the
- * same run, turn about with each Sessionpress build, and the ratios are
- * printed pair by pair.
+ * - `--scale N` builds the default corpus and N times it, one after the other.
+ * - `--runs N` repeats every size N times (each run cold again) and prints the
+ *   median with the spread (lowest–highest) of each figure.
+ * - `--big` builds one generated session of `--big-mb` MB (default 630) alone.
+ * - `--baselines DIR` (tools set up by `../shared/bench/setup-baselines.sh`):
+ *   claude-code-transcripts and claude-code-log (or those `--peers` names) run
+ *   on the same corpus in the same run, turn about with each Sessionpress
+ *   build, and the ratios are printed.
  */
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchRedaction } from './lib/bench-redaction.js';
 import { cclBaseline, cctBaseline, findBaselines, type Baseline } from './lib/bench/baselines.js';
-import { makeCopies, makeBigSession } from './lib/bench/corpus.js';
+import { makeCopies } from './lib/bench/corpus.js';
+import { makeLargeSession } from './lib/bench/large-session.js';
 import { folderBytes, measureRun } from './lib/bench/measure.js';
+import { heaviestPages, type PageWeight } from './lib/bench/page-weight.js';
 
 const repo = resolve(import.meta.dirname, '..');
 
 interface BuildFigures {
-  label: string;
   wallMs: number;
   peakRssMb: number;
   maxRssMb: number;
@@ -48,121 +53,210 @@ interface PeerFigures {
 }
 
 const PHASES = ['cold', 'unchanged', 'one changed'] as const;
+type Phase = (typeof PHASES)[number];
+const PHASE_LABEL: Record<Phase, string> = { cold: 'cold build', unchanged: 'rebuild, nothing changed', 'one changed': 'rebuild, one session changed' };
+
+/** Everything measured on one corpus: per phase, one entry per run. */
+interface SizeResult {
+  name: string;
+  inputBytes: number;
+  ours: Record<Phase, BuildFigures[]>;
+  peers: Map<string, Record<Phase, PeerFigures[]>>;
+  /** The heaviest pages of the last cold build. */
+  pages: { bytes: PageWeight[]; elements: PageWeight[]; over: PageWeight[] };
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2),
     options: {
       copies: { type: 'string', default: '20' },
+      scale: { type: 'string' },
+      runs: { type: 'string', default: '1' },
       source: { type: 'string' },
       'skip-build': { type: 'boolean', default: false },
       big: { type: 'boolean', default: false },
+      'big-mb': { type: 'string', default: '630' },
       out: { type: 'string', default: '.bench' },
       baselines: { type: 'string' },
+      peers: { type: 'string', default: 'cct,ccl' },
     },
   });
   const benchDir = resolve(repo, values.out!);
   const shared = resolve(repo, '..', 'shared');
+  const runs = positiveInt(values.runs!, '--runs');
   // Checked first: a missing baseline should fail before minutes of building.
   const peersBin = values.baselines ? findBaselines(resolve(values.baselines)) : undefined;
+  const peerNames = new Set(values.peers!.split(',').map((p) => p.trim()));
   await mkdir(benchDir, { recursive: true });
 
-  const source = await benchSource(values, benchDir, shared);
-  const input = await folderBytes(source);
-  console.log(`\nsource: ${source}\ninput: ${(input.bytes / 1e6).toFixed(1)} MB in ${input.files} files\n`);
-
-  const red = await benchRedaction(source);
-  console.log(`redaction: ${(red.bytes / 1e6).toFixed(1)} MB in ${(red.ms / 1000).toFixed(2)} s = ${red.mbPerSec.toFixed(1)} MB/s (single thread, parse excluded)`);
-  if (values['skip-build']) return;
-
-  const dist = join(benchDir, 'dist');
-  // Its own cache folder (content store, rendered sessions, Astro's page copies, search shards), emptied for the cold build.
-  const cacheDir = join(benchDir, 'cache');
-  const env = { SESSIONPRESS_SOURCE: source, SESSIONPRESS_CACHE_DIR: cacheDir };
-  await rm(cacheDir, { recursive: true, force: true });
-  await rm(dist, { recursive: true, force: true });
-
-  const peers: Baseline[] = peersBin ? [cctBaseline(peersBin.cct, source, benchDir), cclBaseline(peersBin.ccl, source, benchDir)] : [];
-  for (const p of peers) await p.reset();
-  const figures: BuildFigures[] = [];
-  const peerFigures = new Map<string, PeerFigures[]>(peers.map((p) => [p.name, []]));
-  for (const phase of PHASES) {
-    let label: string = phase === 'cold' ? 'cold build' : phase === 'unchanged' ? 'rebuild, nothing changed' : 'rebuild, one session changed';
-    if (phase === 'one changed') {
-      const changed = await touchOneSession(source);
-      label += ` (${changed})`;
-      // The same edit in every peer's own copy of the corpus.
-      for (const p of peers) if (p.source !== source) await touchOneSession(p.source);
+  const sources = await benchSources(values, benchDir, shared);
+  const results: SizeResult[] = [];
+  for (const { name, source } of sources) {
+    const input = await folderBytes(source);
+    console.log(`\n### ${name}\nsource: ${source}\ninput: ${(input.bytes / 1e6).toFixed(1)} MB in ${input.files} files`);
+    if (results.length === 0) {
+      const red = await benchRedaction(source);
+      console.log(`redaction: ${(red.bytes / 1e6).toFixed(1)} MB in ${(red.ms / 1000).toFixed(2)} s = ${red.mbPerSec.toFixed(1)} MB/s (single thread, parse excluded)`);
     }
-    figures.push(await build(label, env, dist));
-    // Turn about: each peer right after Sessionpress, on the same corpus, in the same state.
-    for (const p of peers) peerFigures.get(p.name)!.push(await runPeer(p, label));
+    if (values['skip-build']) continue;
+    const peers: Baseline[] = [];
+    if (peersBin && peerNames.has('cct')) peers.push(cctBaseline(peersBin.cct, source, benchDir));
+    if (peersBin && peerNames.has('ccl')) peers.push(cclBaseline(peersBin.ccl, source, benchDir));
+    const result = await benchSize(name, source, input.bytes, benchDir, peers, runs);
+    results.push(result);
+    printSize(result);
   }
-
-  printBuildTable(figures, input.bytes);
-  if (peers.length) printRatios(figures, peerFigures, input.bytes);
+  if (results.length > 1) printScaling(results);
 }
 
-/** The corpus to build: `--source`, the big-session corpus, or `copies` copies of the shared corpus (made once). */
-async function benchSource(values: { source?: string; big?: boolean; copies?: string }, benchDir: string, shared: string): Promise<string> {
-  if (values.source) return resolve(values.source);
+/** The corpora to build, in order: `--source`, the generated big session, or the default corpus and its `--scale` multiple (made once each). */
+async function benchSources(
+  values: { source?: string; big?: boolean; 'big-mb'?: string; copies?: string; scale?: string },
+  benchDir: string,
+  shared: string,
+): Promise<Array<{ name: string; source: string }>> {
+  if (values.source) return [{ name: resolve(values.source), source: resolve(values.source) }];
   if (values.big) {
-    const source = join(benchDir, 'big');
+    const mb = positiveInt(values['big-mb']!, '--big-mb');
+    const source = join(benchDir, `large-${mb}mb`);
     if (!existsSync(source)) {
-      // The fixtures' large session, as EXPECT.json names it (its folder changes with the fixtures' seed).
-      const expect = JSON.parse(await readFile(join(shared, 'fixtures', 'EXPECT.json'), 'utf8')) as { big: { file: string } };
-      await makeBigSession(dirname(join(shared, 'fixtures', expect.big.file)), source, 5);
+      console.log(`making one session of ${mb} MB in ${source} …`);
+      const made = await makeLargeSession(source, mb * 1e6);
+      console.log(`${made.lines} lines, ${(made.bytes / 1e6).toFixed(0)} MB`);
     }
-    return source;
+    return [{ name: `one session of ${mb} MB`, source }];
   }
-  const copies = Number.parseInt(values.copies!, 10);
-  const source = join(benchDir, `corpus-x${copies}`);
-  if (!existsSync(source)) {
-    console.log(`making ${copies} copies of the corpus in ${source} …`);
-    await makeCopies(join(shared, 'corpus', 'projects'), source, copies);
+  const copies = positiveInt(values.copies!, '--copies');
+  const sizes = values.scale ? [copies, copies * positiveInt(values.scale, '--scale')] : [copies];
+  const out: Array<{ name: string; source: string }> = [];
+  for (const [i, n] of sizes.entries()) {
+    const source = join(benchDir, `corpus-x${n}`);
+    if (!existsSync(source)) {
+      console.log(`making ${n} copies of the corpus in ${source} …`);
+      await makeCopies(join(shared, 'corpus', 'projects'), source, n);
+    }
+    out.push({ name: i === 0 ? `bench corpus (${n} copies)` : `${n / copies}× the bench corpus (${n} copies)`, source });
   }
-  return source;
+  return out;
+}
+
+function positiveInt(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} takes a whole number from 1, not "${text}"`);
+  return n;
+}
+
+/** `runs` rounds of cold, unchanged and one-changed builds on one corpus, each peer right after Sessionpress in every phase. */
+async function benchSize(name: string, source: string, inputBytes: number, benchDir: string, peers: Baseline[], runs: number): Promise<SizeResult> {
+  const dist = join(benchDir, 'dist');
+  // Its own cache folder (content store, rendered sessions, Astro's page copies, search shards), emptied for each cold build.
+  const cacheDir = join(benchDir, 'cache');
+  const env = { SESSIONPRESS_SOURCE: source, SESSIONPRESS_CACHE_DIR: cacheDir };
+  const empty = () => ({ cold: [], unchanged: [], 'one changed': [] }) as Record<Phase, never[]>;
+  const result: SizeResult = { name, inputBytes, ours: empty(), peers: new Map(peers.map((p) => [p.name, empty()])), pages: { bytes: [], elements: [], over: [] } };
+  for (let run = 1; run <= runs; run++) {
+    await rm(cacheDir, { recursive: true, force: true });
+    await rm(dist, { recursive: true, force: true });
+    for (const p of peers) await p.reset();
+    for (const phase of PHASES) {
+      let label = `${PHASE_LABEL[phase]}${runs > 1 ? `, run ${run} of ${runs}` : ''}`;
+      if (phase === 'one changed') {
+        const changed = await touchOneSession(source);
+        label += ` (${changed})`;
+        // The same edit in every peer's own copy of the corpus.
+        for (const p of peers) if (p.source !== source) await touchOneSession(p.source);
+      }
+      result.ours[phase].push(await build(label, env, dist, benchDir));
+      if (phase === 'cold') result.pages = await heaviestPages(dist, 3);
+      // Turn about: each peer right after Sessionpress, on the same corpus, in the same state.
+      for (const p of peers) result.peers.get(p.name)![phase].push(await runPeer(p, label, benchDir));
+    }
+  }
+  return result;
 }
 
 const secs = (ms: number | undefined) => (ms !== undefined ? `${(ms / 1000).toFixed(1)} s` : '?');
 
-function printBuildTable(figures: BuildFigures[], inputBytes: number): void {
-  console.log('\n| build | wall | peak RSS (tree) | largest process | loader | pages (reused) | pagefind | dist | index |');
+/** `median (lowest–highest)` of some figures, formatted by `f`; just the figure when there is one. */
+function spread(values: number[], f: (v: number) => string): string {
+  if (!values.length) return '?';
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 1 ? f(sorted[0]) : `${f(median(sorted))} (${f(sorted[0])}–${f(sorted[sorted.length - 1])})`;
+}
+/** The middle value (the mean of the two middle ones for an even count). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const h = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2;
+}
+const mb = (v: number) => `${v.toFixed(0)} MB`;
+const mb1 = (v: number) => `${v.toFixed(1)} MB`;
+const times = (v: number) => `${v.toFixed(2)}×`;
+const defined = (list: Array<number | undefined>) => list.filter((v): v is number => v !== undefined);
+
+/** One corpus: Sessionpress's phases, the peers beside it with the ratios run by run, and the heaviest pages. */
+function printSize(r: SizeResult): void {
+  const runs = r.ours.cold.length;
+  console.log(`\n#### ${r.name}: ${(r.inputBytes / 1e6).toFixed(0)} MB input${runs > 1 ? `, ${runs} runs: median (lowest–highest)` : ''}\n`);
+  console.log('| build | wall | peak RSS (tree) | largest process | loader | pages (reused) | pagefind | dist | index |');
   console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const f of figures) {
+  for (const phase of PHASES) {
+    const list = r.ours[phase];
+    const reused = spread(list.map((f) => f.pagesReused ?? 0), (v) => v.toFixed(0));
     console.log(
-      `| ${f.label} | ${secs(f.wallMs)} | ${f.peakRssMb.toFixed(0)} MB | ${f.maxRssMb.toFixed(0)} MB | ${secs(f.loaderMs)} | ${secs(f.pagesMs)} (${f.pagesReused ?? 0}) | ${secs(f.pagefindMs)} | ${f.distMb.toFixed(1)} MB | ${f.indexMb.toFixed(1)} MB |`,
+      `| ${PHASE_LABEL[phase]} | ${spread(list.map((f) => f.wallMs), secs)} | ${spread(list.map((f) => f.peakRssMb), mb)} | ${spread(list.map((f) => f.maxRssMb), mb)} | ${spread(defined(list.map((f) => f.loaderMs)), secs)} | ${spread(defined(list.map((f) => f.pagesMs)), secs)} (${reused}) | ${spread(defined(list.map((f) => f.pagefindMs)), secs)} | ${spread(list.map((f) => f.distMb), mb1)} | ${spread(list.map((f) => f.indexMb), mb1)} |`,
     );
   }
-  console.log(`\ndist/input: ${((figures[0].distMb / (inputBytes / 1e6)) * 100).toFixed(0)} %`);
-}
-
-/** The peers' figures beside ours, phase by phase, and Sessionpress ÷ peer for each. */
-function printRatios(figures: BuildFigures[], peers: Map<string, PeerFigures[]>, inputBytes: number): void {
-  const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '—');
-  console.log('\nSame corpus, same run, turn about. Ratio = Sessionpress ÷ peer (below 1: Sessionpress is faster or smaller).\n');
-  console.log('| phase | tool | wall | peak RSS (tree) | largest process | output | output/input | wall ratio | memory ratio | output ratio |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
-  PHASES.forEach((phase, i) => {
-    const sp = figures[i];
-    console.log(`| ${phase} | Sessionpress | ${secs(sp.wallMs)} | ${sp.peakRssMb.toFixed(0)} MB | ${sp.maxRssMb.toFixed(0)} MB | ${sp.distMb.toFixed(1)} MB | ${(sp.distMb / (inputBytes / 1e6)).toFixed(2)} | | | |`);
-    for (const [name, list] of peers) {
-      const p = list[i];
+  console.log(`\ndist/input: ${spread(r.ours.cold.map((f) => f.distMb / (r.inputBytes / 1e6)), (v) => v.toFixed(2))}`);
+  const page = (p: PageWeight) => `${p.path} (${(p.bytes / 1024).toFixed(0)} KB, ${p.elements.toLocaleString('en')} elements)`;
+  console.log(`heaviest pages by size: ${r.pages.bytes.map(page).join('; ')}`);
+  console.log(`by elements: ${r.pages.elements.map(page).join('; ')}`);
+  console.log(`pages over 400 KB or 8,000 elements: ${r.pages.over.length}${r.pages.over.length ? ` (${r.pages.over.slice(0, 5).map(page).join('; ')}${r.pages.over.length > 5 ? '; …' : ''})` : ''}`);
+  if (!r.peers.size) return;
+  console.log('\nSame corpus, same run, turn about. Ratio = Sessionpress ÷ peer, taken run by run (below 1: Sessionpress is faster or smaller).\n');
+  console.log('| phase | tool | wall | peak RSS (tree) | output | output/input | wall ratio | memory ratio | output ratio |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const phase of PHASES) {
+    const ours = r.ours[phase];
+    console.log(`| ${phase} | Sessionpress | ${spread(ours.map((f) => f.wallMs), secs)} | ${spread(ours.map((f) => f.peakRssMb), mb)} | ${spread(ours.map((f) => f.distMb), mb1)} | ${spread(ours.map((f) => f.distMb / (r.inputBytes / 1e6)), (v) => v.toFixed(2))} | | | |`);
+    for (const [name, byPhase] of r.peers) {
+      const list = byPhase[phase];
+      const ratio = (pick: (o: BuildFigures) => number, peer: (p: PeerFigures) => number) =>
+        spread(
+          list.map((p, i) => pick(ours[i]) / peer(p)).filter((v) => Number.isFinite(v)),
+          times,
+        );
       console.log(
-        `| ${phase} | ${name} | ${secs(p.wallMs)} | ${p.peakRssMb.toFixed(0)} MB | ${p.maxRssMb.toFixed(0)} MB | ${p.outMb.toFixed(1)} MB | ${(p.outMb / (inputBytes / 1e6)).toFixed(2)} | ${ratio(sp.wallMs, p.wallMs)} | ${ratio(sp.peakRssMb, p.peakRssMb)} | ${ratio(sp.distMb, p.outMb)} |`,
+        `| ${phase} | ${name} | ${spread(list.map((p) => p.wallMs), secs)} | ${spread(list.map((p) => p.peakRssMb), mb)} | ${spread(list.map((p) => p.outMb), mb1)} | ${spread(list.map((p) => p.outMb / (r.inputBytes / 1e6)), (v) => v.toFixed(2))} | ${ratio((o) => o.wallMs, (p) => p.wallMs)} | ${ratio((o) => o.peakRssMb, (p) => p.peakRssMb)} | ${ratio((o) => o.distMb, (p) => p.outMb)} |`,
       );
     }
-  });
-  const cct = peers.get('claude-code-transcripts');
-  if (cct) console.log(`\ncold build vs claude-code-transcripts: ${ratio(figures[0].wallMs, cct[0].wallMs)} (target ≤ 1.5×)`);
+  }
+  const cct = r.peers.get('claude-code-transcripts');
+  if (cct) console.log(`\ncold build vs claude-code-transcripts: ${spread(r.ours.cold.map((o, i) => o.wallMs / cct.cold[i].wallMs), times)} (target ≤ 1.00×)`);
+}
+
+/** How the cold build grows with the corpus, for Sessionpress and each peer. */
+function printScaling(results: SizeResult[]): void {
+  const first = results[0];
+  console.log('\n#### Cold build by corpus size (medians)\n');
+  console.log('| corpus | input | tool | wall | ×input | ×wall | peak RSS (tree) |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    const rows: Array<[string, number[], number[], number[]]> = [['Sessionpress', r.ours.cold.map((f) => f.wallMs), first.ours.cold.map((f) => f.wallMs), r.ours.cold.map((f) => f.peakRssMb)]];
+    for (const [name, byPhase] of r.peers) rows.push([name, byPhase.cold.map((p) => p.wallMs), first.peers.get(name)!.cold.map((p) => p.wallMs), byPhase.cold.map((p) => p.peakRssMb)]);
+    for (const [tool, wall, firstWall, peak] of rows) {
+      console.log(`| ${r.name} | ${(r.inputBytes / 1e6).toFixed(0)} MB | ${tool} | ${secs(median(wall))} | ${(r.inputBytes / first.inputBytes).toFixed(1)} | ${(median(wall) / median(firstWall)).toFixed(2)} | ${mb(median(peak))} |`);
+    }
+  }
 }
 
 /** Runs `npm run build` with the given environment, measuring wall time and memory. */
-async function build(label: string, extraEnv: Record<string, string>, dist: string): Promise<BuildFigures> {
+async function build(label: string, extraEnv: Record<string, string>, dist: string, benchDir: string): Promise<BuildFigures> {
   console.log(`\n== Sessionpress: ${label}`);
   const run = await measureRun('npm', ['run', 'build', '--silent', '--', '--outDir', dist], { cwd: repo, env: { ...process.env, ...extraEnv } });
   const { log } = run;
-  await appendFile(join(repo, '.bench', 'build.log'), `\n== ${label}\n${log}`);
+  await appendFile(join(benchDir, 'build.log'), `\n== ${label}\n${log}`);
   if (run.code !== 0) {
     console.log(log.slice(-4000));
     throw new Error(`${label}: build failed with exit code ${run.code}`);
@@ -178,7 +272,6 @@ async function build(label: string, extraEnv: Record<string, string>, dist: stri
   const bundles = join(dist, '_sessionpress');
   for (const name of await readdir(bundles)) if (/^pagefind(-\d+)?$/.test(name)) indexBytes += (await folderBytes(join(bundles, name))).bytes;
   const f: BuildFigures = {
-    label,
     wallMs: run.wallMs,
     peakRssMb: run.peakTreeMb,
     maxRssMb: run.maxRssMb,
@@ -194,10 +287,10 @@ async function build(label: string, extraEnv: Record<string, string>, dist: stri
   return f;
 }
 
-async function runPeer(peer: Baseline, label: string): Promise<PeerFigures> {
+async function runPeer(peer: Baseline, label: string, benchDir: string): Promise<PeerFigures> {
   console.log(`== ${peer.name}: ${label}`);
   const run = await peer.run();
-  await appendFile(join(repo, '.bench', 'build.log'), `\n== ${peer.name}: ${label}\n${run.log}`);
+  await appendFile(join(benchDir, 'build.log'), `\n== ${peer.name}: ${label}\n${run.log}`);
   if (run.code !== 0) {
     console.log(run.log.slice(-4000));
     throw new Error(`${peer.name}: ${label} failed with exit code ${run.code}`);

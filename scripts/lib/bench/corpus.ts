@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
@@ -33,42 +33,4 @@ export async function makeCopies(root: string, out: string, copies: number): Pro
       await writeFile(target, remapText(await readFile(file, 'utf8'), copy));
     }
   }
-}
-
-/**
- * Makes one session about `factor` times the size of the session in `projectDir`
- * by repeating its entries with fresh uuids, each repetition chained after the
- * previous one, so that the result is one long conversation.
- */
-export async function makeBigSession(projectDir: string, out: string, factor: number): Promise<string> {
-  const name = (await readdir(projectDir)).find((f) => f.endsWith('.jsonl'))!;
-  const lines = (await readFile(join(projectDir, name), 'utf8')).split('\n').filter(Boolean);
-  const sessionId = basename(name, '.jsonl');
-  const parts: string[] = [];
-  let lastUuid: string | null = null;
-  for (let copy = 0; copy < factor; copy++) {
-    for (const line of lines) {
-      let entry: Record<string, unknown>;
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      const text =
-        copy === 0
-          ? line
-          : remapText(line, copy)
-              .replaceAll(remapUuid(sessionId, copy), sessionId)
-              .replace(/toolu_[A-Za-z0-9]+/g, (id) => `${id}x${copy}`);
-      const e = JSON.parse(text);
-      if (copy > 0 && entry.parentUuid === null && e.type === 'user') e.parentUuid = lastUuid;
-      if (typeof e.message?.id === 'string') e.message.id = `${e.message.id}_${copy}`;
-      if (typeof e.uuid === 'string') lastUuid = e.uuid;
-      parts.push(JSON.stringify(e));
-    }
-  }
-  const target = join(out, basename(projectDir), name);
-  await mkdir(dirname(target), { recursive: true });
-  await writeFile(target, `${parts.join('\n')}\n`);
-  return target;
 }
