@@ -12,7 +12,7 @@ import type { OutputLedger } from '../lib/fs/output-ledger.js';
 import { copyTree, isLinkedTree, mapLimit } from '../lib/fs/parallel.js';
 import { INTERFACE_LABELS } from '../lib/render/interface-labels.js';
 import { bundleDir, SEARCH_MANIFEST, type SearchManifest } from '../lib/search/manifest.js';
-import { fragmentDates, SEARCH_BODY_ATTR, shardCount, shardOf } from '../lib/search/shards.js';
+import { fragmentDates, oversizedSessions, SEARCH_BODY_ATTR, shardCount, shardOf } from '../lib/search/shards.js';
 
 export interface PagefindIntegrationOptions {
   /** About this much searchable HTML goes into one index shard (see src/lib/search/shards.ts). */
@@ -92,7 +92,8 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
         const total = pages.reduce((n, p) => n + p.bytes, 0);
         const count = shardCount(total, options.shardBytes);
         const groups = Array.from({ length: count }, () => [] as SearchPage[]);
-        for (const p of pages) groups[shardOf(p.rel, count)].push(p);
+        const spread = oversizedSessions(pages, options.shardBytes);
+        for (const p of pages) groups[shardOf(p.rel, count, spread)].push(p);
         // Bundles are numbered over the shards that have pages; a site with nothing searchable still
         // gets one (empty) bundle, so the search box answers "no results" instead of failing.
         const shards = groups.filter((g) => g.length > 0);

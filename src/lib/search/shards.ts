@@ -28,17 +28,36 @@ export function shardCount(totalBytes: number, shardBytes: number): number {
   return Math.min(MAX_SHARDS, Math.ceil(totalBytes / shardBytes));
 }
 
+/** The session a page belongs to (`sessions/<project>/<id>`), or the page's own path for any other page. */
+export function shardKeyOf(relPath: string): string {
+  const parts = relPath.split('/');
+  return parts[0] === 'sessions' && parts.length >= 4 ? parts.slice(0, 3).join('/') : relPath;
+}
+
 /**
  * The shard of a page, from its path relative to the site root. Every page of
  * one session (`sessions/<project>/<id>/…`) lands in the same shard, so a changed
  * session touches one shard; the hash keeps the assignment stable as sessions
- * come and go (it changes only when the number of shards does).
+ * come and go (it changes only when the number of shards does). A session in
+ * `spread` (one larger than a shard) has its pages spread over the shards one
+ * by one instead: pagefind holds a whole shard in memory, and one 630 MB
+ * session in one shard took 2.9 GB.
  */
-export function shardOf(relPath: string, shards: number): number {
+export function shardOf(relPath: string, shards: number, spread?: ReadonlySet<string>): number {
   if (shards <= 1) return 0;
-  const parts = relPath.split('/');
-  const key = parts[0] === 'sessions' && parts.length >= 4 ? parts.slice(0, 3).join('/') : relPath;
+  const session = shardKeyOf(relPath);
+  const key = spread?.has(session) ? relPath : session;
   return createHash('sha256').update(key).digest().readUInt32BE(0) % shards;
+}
+
+/** The sessions whose pages together hold more than `shardBytes` of HTML: their pages are spread over the shards (see `shardOf`). */
+export function oversizedSessions(pages: ReadonlyArray<{ rel: string; bytes: number }>, shardBytes: number): Set<string> {
+  const totals = new Map<string, number>();
+  for (const p of pages) {
+    const key = shardKeyOf(p.rel);
+    totals.set(key, (totals.get(key) ?? 0) + p.bytes);
+  }
+  return new Set([...totals].filter(([key, bytes]) => bytes > shardBytes && key.startsWith('sessions/')).map(([key]) => key));
 }
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as pagefind from 'pagefind';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundleDir } from '../../../src/lib/search/manifest.js';
-import { fragmentDates, MAX_SHARDS, shardCount, shardOf } from '../../../src/lib/search/shards.js';
+import { fragmentDates, MAX_SHARDS, oversizedSessions, shardCount, shardOf } from '../../../src/lib/search/shards.js';
 
 describe('shardCount', () => {
   it('keeps a site smaller than one shard in one bundle and splits a larger one by size', () => {
@@ -24,6 +24,20 @@ describe('shardOf', () => {
       expect(shardOf('sessions/proj/abc-123/2/index.html', n)).toBe(first);
       expect(shardOf('sessions/proj/abc-123/17/index.html', n)).toBe(first);
     }
+  });
+
+  it('spreads the pages of a session larger than a shard over the shards, and only those', () => {
+    const big = Array.from({ length: 64 }, (_, i) => ({ rel: `sessions/proj/huge/${i ? `${i + 1}/` : ''}index.html`, bytes: 1e6 }));
+    const small = [{ rel: 'sessions/proj/small/index.html', bytes: 1e6 }, { rel: 'sessions/proj/small/2/index.html', bytes: 1e6 }, { rel: 'index.html', bytes: 40e6 }];
+    const spread = oversizedSessions([...big, ...small], 10e6);
+    expect([...spread]).toEqual(['sessions/proj/huge']);
+    const n = 8;
+    const used = new Set(big.map((p) => shardOf(p.rel, n, spread)));
+    // 64 pages over 8 shards: nearly every shard gets some (a hash, so not exactly even).
+    expect(used.size).toBeGreaterThanOrEqual(6);
+    expect(shardOf('sessions/proj/small/2/index.html', n, spread)).toBe(shardOf('sessions/proj/small/index.html', n, spread));
+    // Without the set, the session stays in one shard, as before.
+    expect(new Set(big.map((p) => shardOf(p.rel, n))).size).toBe(1);
   });
 
   it('is stable, in range, and spreads sessions over every shard', () => {
