@@ -225,6 +225,21 @@ describe('sessionpress capture, as a Claude Code hook', () => {
     }
   });
 
+  it("the README's hooks block is valid settings JSON that runs capture on PreCompact and SessionEnd, with a timeout", () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Capture sessions from Claude Code\n'));
+    const block = /```json\n([\s\S]*?)\n```/.exec(section.slice(0, section.indexOf('\n## ', 1)))?.[1];
+    const settings = JSON.parse(block ?? 'null') as { hooks: Record<string, Array<{ hooks: Array<{ type: string; command: string; timeout?: number }> }>> };
+    expect(Object.keys(settings.hooks).sort()).toEqual(['PreCompact', 'SessionEnd']);
+    for (const groups of Object.values(settings.hooks)) {
+      const hook = groups[0].hooks[0];
+      expect(hook.type).toBe('command');
+      expect(hook.command).toMatch(/\bsessionpress capture\b/);
+      // SessionEnd hooks get 1.5 s in all unless they ask for more; a capture takes longer than that.
+      expect(hook.timeout).toBeGreaterThanOrEqual(10);
+    }
+  });
+
   it('finds the root of a worktree, whose .git is a file', () => {
     const wt = join(tmp, 'worktree');
     mkdirSync(join(wt, 'a', 'b'), { recursive: true });
