@@ -49,6 +49,16 @@ export interface CaptureDeps {
 /** Runs one capture; resolves with 0 (copied, or nothing to copy) or 1 (a problem, logged). */
 export async function main(argv: string[], deps: CaptureDeps = {}): Promise<number> {
   const err = deps.err ?? ((line: string) => process.stderr.write(`${line}\n`));
+  try {
+    return await capture(argv, deps, err);
+  } catch (e) {
+    // Whatever the problem, the hook's output gets one line, not a stack (and no path: it is not redacted here).
+    err(`${stamp()} capture failed: ${(e as Error).name}`);
+    return 1;
+  }
+}
+
+async function capture(argv: string[], deps: CaptureDeps, err: (line: string) => void): Promise<number> {
   const out = deps.out ?? ((line: string) => console.log(line));
   // Usernames of the machine's own home, so that even a problem's message is redacted before it is logged.
   const redactor = createRedactor();
@@ -129,7 +139,8 @@ export async function main(argv: string[], deps: CaptureDeps = {}): Promise<numb
  * reason to fail.
  */
 async function logLine(line: string, ctx: { redactor: Redactor; logDir?: string; err: (line: string) => void }): Promise<void> {
-  const stamped = `${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} ${ctx.redactor.redactText(line)}`;
+  // One line whatever a message holds: a newline in it would start a line that looks like a run of its own.
+  const stamped = `${stamp()} ${ctx.redactor.redactText(line).replace(/[\r\n\t]+/g, ' ')}`;
   ctx.err(stamped);
   if (!ctx.logDir) return;
   try {
@@ -138,6 +149,11 @@ async function logLine(line: string, ctx: { redactor: Redactor; logDir?: string;
   } catch {
     // stderr has the line
   }
+}
+
+/** The time a log line starts with: UTC, to the second. */
+function stamp(): string {
+  return new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 }
 
 /** The whole of stdin; nothing when it is a terminal (run by hand, not by a hook). */
