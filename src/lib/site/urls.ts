@@ -66,11 +66,6 @@ export function sessionUrlFromMarkdown(target: SessionTarget = {}): string {
   return inSession(target).replace(/^(?=#|$)/, './');
 }
 
-/** The site's list of sessions for language models and agents (llmstxt.org): `<base>llms.txt`. */
-export function llmsTxtUrl(base: string): string {
-  return `${withTrailingSlash(base)}llms.txt`;
-}
-
 /** A project's list of sessions. */
 export function projectUrl(base: string, projectSlug: string): string {
   return `${withTrailingSlash(base)}projects/${projectSlug}/`;

@@ -1,7 +1,7 @@
 import { marked, type Tokens } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { llmsTxt } from '../../../src/lib/site/llms-txt.js';
-import { llmsTxtUrl, sessionMarkdownUrl, sessionUrlFromMarkdown } from '../../../src/lib/site/urls.js';
+import { sessionMarkdownUrl, sessionUrlFromMarkdown } from '../../../src/lib/site/urls.js';
 
 /** A made-up stored entry: only the fields llms.txt reads. */
 function entry(project: string, id: string, title: string, day: string, prompts: number) {
@@ -48,10 +48,9 @@ describe('llms.txt', () => {
 });
 
 describe('Markdown URLs', () => {
-  it('puts the Markdown beside the first page and llms.txt at the base', () => {
+  it('puts the Markdown beside the first page', () => {
     expect(sessionMarkdownUrl('/repo', 'p/s')).toBe('/repo/sessions/p/s/index.md');
     expect(sessionMarkdownUrl('/', 'p/s')).toBe('/sessions/p/s/index.md');
-    expect(llmsTxtUrl('/repo/sessions/')).toBe('/repo/sessions/llms.txt');
   });
 
   it('links from the Markdown to the pages relative to it', () => {
