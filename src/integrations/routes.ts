@@ -11,12 +11,14 @@ interface Page {
 const PAGES: Page[] = [
   { pattern: '', file: 'index.astro' },
   { pattern: 'sessions/[...path]', file: 'sessions/[...path].astro' },
+  { pattern: 'sessions/[...path]/index.md', file: 'sessions/[...path]/index.md.ts' },
   { pattern: 'projects/[project]', file: 'projects/[project].astro' },
   { pattern: 'search', file: 'search.astro' },
   { pattern: 'pull-requests', file: 'pull-requests.astro' },
   { pattern: 'insights', file: 'insights/index.astro' },
   { pattern: 'insights/[project]', file: 'insights/[project].astro' },
   { pattern: 'assets/[name]', file: 'assets/[name].ts' },
+  { pattern: 'llms.txt', file: 'llms.txt.ts' },
   { pattern: 'notes', file: 'notes/index.astro', notes: true },
   { pattern: 'notes/[...slug]', file: 'notes/[...slug].astro', notes: true },
 ];

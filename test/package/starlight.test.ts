@@ -154,6 +154,15 @@ describe('a Starlight site with sessionpress()', () => {
     expect(backgrounds[0]).not.toBe(backgrounds[1]);
   });
 
+  it('puts each session\'s Markdown beside its page and llms.txt under the prefix, linked from the page', () => {
+    const href = doc(sessionPage()).querySelector('head link[rel="alternate"][type="text/markdown"]')!.getAttribute('href')!;
+    expect(href.startsWith(`/${PREFIX}/sessions/`)).toBe(true);
+    expect(readFileSync(join(dist, href), 'utf8')).toMatch(/^## \S/);
+    // The host's root keeps its own llms.txt, if it has one: ours lists our sessions under the prefix.
+    expect(existsSync(join(dist, 'llms.txt'))).toBe(false);
+    expect(readFileSync(join(dist, PREFIX, 'llms.txt'), 'utf8')).toContain(`](${href})`);
+  });
+
   it('keeps Starlight\'s theme choice on the session pages', async () => {
     const page = await browser.newPage({ colorScheme: 'light' });
     await page.addInitScript(() => localStorage.setItem('starlight-theme', 'dark'));

@@ -9,10 +9,10 @@ import { corpusRoot, repoRoot } from '../helpers/shared.js';
 /** A corpus project folder holding one long session. */
 const LONG_SESSION_PROJECT = '-Users-dain-workspace-JSSoundRecorder';
 
-/** Session pages of a built site, as the paths Astro logs (`/sessions/…/index.html`). */
+/** Session pages of a built site and each session's Markdown, as the paths Astro logs (`/sessions/…/index.html`, `…/index.md`). */
 function sessionPages(out: string): string[] {
   return listFiles(join(out, 'sessions'))
-    .filter((f) => f.endsWith('.html'))
+    .filter((f) => f.endsWith('.html') || f.endsWith('.md'))
     .map((f) => `/${relative(out, f).split('\\').join('/')}`)
     .sort();
 }
@@ -186,10 +186,12 @@ describe('incremental page rendering', () => {
     const after = sessionPages(out);
     expect(after.some((p) => p.includes(goneId))).toBe(false);
     const reusedAfter = reusedPages(removed.log);
-    const staysPages = after.filter((p) => p.includes(`/${staysId}/`));
+    const staysPages = after.filter((p) => p.includes(`/${staysId}/`) && p.endsWith('.html'));
     expect(staysPages.length).toBeGreaterThan(0);
     expect(staysPages.filter((p) => reusedAfter.has(p))).toEqual([]);
-    expect(after.filter((p) => !p.includes(`/${staysId}/`)).every((p) => reusedAfter.has(p))).toBe(true);
+    // Its Markdown shows nothing of other sessions: copied like every other session's files.
+    expect(after.filter((p) => p.includes(`/${staysId}/`) && p.endsWith('.md'))).toHaveLength(1);
+    expect(after.filter((p) => !staysPages.includes(p)).every((p) => reusedAfter.has(p))).toBe(true);
     for (const p of staysPages) expect(readFileSync(join(out, p), 'utf8')).not.toContain(goneId);
 
     // The incrementally built site is byte for byte the site a clean build of the same source gives.

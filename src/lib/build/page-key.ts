@@ -57,6 +57,14 @@ export function groupPageKey(kind: string, group: { slug: string; name: string }
   return jsonDigest([PAGE_KEY_VERSION, kind, group.slug, group.name, entries.map(entryDigest), siteDigest]);
 }
 
+/**
+ * The cache key of a session's Markdown (`…/<session>/index.md`): it shows its
+ * own entry's render and nothing else (its links are relative to itself).
+ */
+export function markdownPageKey(entryDigest: string): string {
+  return jsonDigest([PAGE_KEY_VERSION, 'markdown', entryDigest]);
+}
+
 /** The link to another session a page shows: its slug and title. */
 export interface NeighbourLink {
   slug: string;

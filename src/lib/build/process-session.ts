@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { relative } from 'node:path';
 import { toPosix, type SessionSource } from '../discover.js';
+import { markdownTwin } from '../export/twin.js';
 import type { RedactionOptions, Redactor } from '../redact/types.js';
 import { sessionProject } from '../site/session-project.js';
 import { toEntryData, type SessionEntryData } from './entry-data.js';
@@ -39,7 +40,7 @@ export type SessionJobResult =
 
 /**
  * The per-session build path: opens one session (read → redact → model),
- * renders it, writes its pages to the render cache, and returns the
+ * renders it, writes its pages and its Markdown to the render cache, and returns the
  * (redacted) store data. Pure of Astro, so the loader can run it in-process
  * or in a worker thread.
  */
@@ -55,13 +56,16 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
   }
   const session = opened.result.session;
   const rendered = await renderSession(session, job.render);
-  await createRenderCache(job.cacheDir).write(job.cacheKey, rendered);
   const projectPath = redactor.redactText(session.facts.projectPath);
+  const project = sessionProject(source.projectFolder, projectPath, session.facts, redactor);
+  // The Markdown names the project as the page does: the name of the project it is listed under, from redacted paths.
+  const twin = markdownTwin({ ...session, facts: { ...session.facts, projectPath, projectName: project.projectName } }, rendered.anchors);
+  await createRenderCache(job.cacheDir).write(job.cacheKey, rendered, twin);
   const data = toEntryData(
     { ...session, file: redactor.redactText(session.file), diagnostics: redactDiagnostics(session.diagnostics, redactor), facts: { ...session.facts, projectPath } },
     rendered,
     opened,
-    { folderSlug: job.folderSlug, project: sessionProject(source.projectFolder, projectPath, session.facts, redactor), cacheKey: job.cacheKey },
+    { folderSlug: job.folderSlug, project, cacheKey: job.cacheKey },
   );
   return { ok: true, data, bytes: opened.bytes, ms: elapsed(), filePath: storeFilePath(job.projectRoot, source.path, redactor) };
 }

@@ -23,7 +23,7 @@ import { blockquote, closeOpenFence, cutText, fence, neutralizeMarkdown, summary
 export const GITHUB_COMMENT_LIMIT = 65_536;
 
 export interface MarkdownExportOptions {
-  /** Absolute (or root-relative) URL of the published page, for the header and cut notes. */
+  /** URL of the published page (absolute, root-relative, or relative to the Markdown's own address), for the header and cut notes. */
   pageUrl?: string;
   /** A permalink to a message on the published page, given its uuid. */
   messageUrl?: (uuid: string) => string | undefined;
@@ -35,7 +35,7 @@ export interface MarkdownExportOptions {
   maxOutputLines?: number;
   /** Characters kept per tool output or input before cutting (default 6,000). */
   maxOutputChars?: number;
-  /** Characters per part (default GitHub's limit). */
+  /** Characters per part (default GitHub's limit); `Infinity` for the whole session in one document (the site's Markdown beside each page). */
   limit?: number;
 }
 
@@ -75,7 +75,8 @@ function headerBlock(session: Session, options: MarkdownExportOptions): string {
     // A transcript's URL: linked only when it is a plain web address, in <…> so no character of it ends the link.
     facts.push(`**Pull request:** ${isWebUrl(pr.url) && !/[<>]/.test(pr.url) ? `[${label}](<${pr.url}>)` : label}`);
   }
-  if (options.pageUrl) facts.push(`**Full transcript:** ${options.pageUrl}`);
+  // A web address stands alone (GitHub links it); a relative one needs Markdown link syntax to be a link.
+  if (options.pageUrl) facts.push(`**Full transcript:** ${isWebUrl(options.pageUrl) ? options.pageUrl : `[the published page](${options.pageUrl})`}`);
   lines.push(facts.map((l) => `- ${l}`).join('\n'));
   return `${lines.join('\n')}\n`;
 }

@@ -42,9 +42,28 @@ export function toolAnchor(toolUseId: string): string {
 
 /** A session page: `<base>sessions/<project>/<session>/[<page>/][#m-<uuid> | #t-<tool id>]`; `slug` is `<project slug>/<session slug>`. */
 export function sessionUrl(base: string, slug: string, target: SessionTarget = {}): string {
+  return `${withTrailingSlash(base)}sessions/${slug}/${inSession(target)}`;
+}
+
+/** The part of a session link after the session's own folder: `[<page>/][#m-<uuid> | #t-<tool id>]`. */
+function inSession(target: SessionTarget): string {
   const page = target.page && target.page > 1 ? `${target.page}/` : '';
   const anchor = target.tool ? `#${toolAnchor(target.tool)}` : target.message ? `#${messageAnchor(target.message)}` : '';
-  return `${withTrailingSlash(base)}sessions/${slug}/${page}${anchor}`;
+  return `${page}${anchor}`;
+}
+
+/** A session as Markdown, beside its first page: `<base>sessions/<project>/<session>/index.md`. */
+export function sessionMarkdownUrl(base: string, slug: string): string {
+  return `${sessionUrl(base, slug)}index.md`;
+}
+
+/**
+ * A link from a session's Markdown (`sessionMarkdownUrl`) to a place on its
+ * pages, relative to the Markdown file: `./#m-<uuid>`, `2/#m-<uuid>`. It holds
+ * whatever the site's address and base, so the text is the same on every deploy.
+ */
+export function sessionUrlFromMarkdown(target: SessionTarget = {}): string {
+  return inSession(target).replace(/^(?=#|$)/, './');
 }
 
 /** A project's list of sessions. */

@@ -17,8 +17,9 @@ describe('render fingerprint', () => {
     for (const needed of ['src/lib/transcript/build-session.ts', 'src/lib/redact/redactor.ts', 'src/lib/render/render-message.ts', 'src/lib/jsonl/read-jsonl.ts', 'src/lib/render/tools/bash.ts']) {
       expect(files).toContain(needed);
     }
-    // The store's schema shapes what is cached too; nothing else outside src/lib/.
-    expect(files.filter((f) => !f.startsWith('src/lib/'))).toEqual(['src/schemas/session.ts']);
+    // The store's schema shapes what is cached too, and so does the price table (the cost line of each
+    // session's Markdown, written with its pages); nothing else outside src/lib/.
+    expect(files.filter((f) => !f.startsWith('src/lib/'))).toEqual(['src/data/prices.json', 'src/schemas/session.ts']);
     expect(files.filter((f) => f.startsWith('src/lib/search/'))).toEqual([]);
   });
 
