@@ -85,6 +85,8 @@ export async function main(argv: string[], deps: ExportDeps = {}): Promise<numbe
     return 0;
   }
   const parts = sessionToMarkdown(session, {
+    // Written for a pull request: mentions and issue references in the transcript stay inert there.
+    github: true,
     pageUrl,
     messageUrl: config.site ? (uuid) => absoluteUrl(sessionUrl(pagesBase(config.base, config.prefix), slug, { page: pageOfMessage(session, uuid, config.pageSize)?.page, message: uuid }), config.site) : undefined,
     turns: target.turnFilter ? session.turns.filter((t) => target.turnFilter!(t.index)) : undefined,
