@@ -14,7 +14,7 @@ import { GITHUB_COMMENT_LIMIT, inlineCode, sessionToMarkdown } from '../../../sr
 import { countOf, formatCount, formatDuration, formatTimestamp } from '../../../src/lib/format.js';
 import type { PriceTable } from '../../../src/lib/site/cost.js';
 import { paginateTurns } from '../../../src/lib/site/pages.js';
-import { formatCost, formatTally, sessionCost } from '../../../src/lib/site/summary.js';
+import { formatCost, formatTally, projectRelative, sessionCost } from '../../../src/lib/site/summary.js';
 import { promptTitleText, shortenTitle } from '../../../src/lib/transcript/build-session.js';
 import type { Session } from '../../../src/lib/transcript/types.js';
 
@@ -94,6 +94,8 @@ function sessionSummary(s: CommentSession, pageSize: number): string {
 /** Each prompt with what it led to, then the files changed and the commits (bounded, the rest counted). */
 function overviewMarkdown(s: CommentSession, pageSize: number): string {
   const collector = createOverviewCollector();
+  // Paths inside the project read as the pull request shows them: `src/app.ts`.
+  const path = (p: string) => inlineCode(projectRelative(p, s.session.facts.projectPath));
   const prompts: string[] = [];
   let more = 0;
   for (const [i, turns] of paginateTurns(s.session.turns, pageSize).entries()) {
@@ -108,7 +110,7 @@ function overviewMarkdown(s: CommentSession, pageSize: number): string {
       const link = s.messageUrl?.(turn.prompt.uuid);
       const tally = facts.tools.length ? ` — ${summaryText(formatTally(facts.tools), 200, GITHUB)}` : '';
       const errors = facts.errors ? ` · ${countOf(facts.errors, 'error')}` : '';
-      const files = facts.files.length ? ` · changed ${facts.files.map((p) => inlineCode(p)).join(', ')}${facts.filesMore ? ` and ${formatCount(facts.filesMore)} more` : ''}` : '';
+      const files = facts.files.length ? ` · changed ${facts.files.map(path).join(', ')}${facts.filesMore ? ` and ${formatCount(facts.filesMore)} more` : ''}` : '';
       prompts.push(`${turn.index}. ${link ? `[${text}](${link})` : text}${tally}${errors}${files}`);
     }
   }
@@ -119,7 +121,7 @@ function overviewMarkdown(s: CommentSession, pageSize: number): string {
   if (more) out.push('', `_…and ${countOf(more, 'more prompt')}._`);
   if (overview.files.length) {
     const n = overview.files.length + overview.filesMore;
-    out.push('', `**Files changed** (${formatCount(n)}): ${overview.files.map((x) => inlineCode(x.path)).join(', ')}${overview.filesMore ? `, and ${formatCount(overview.filesMore)} more` : ''}`);
+    out.push('', `**Files changed** (${formatCount(n)}): ${overview.files.map((x) => path(x.path)).join(', ')}${overview.filesMore ? `, and ${formatCount(overview.filesMore)} more` : ''}`);
   }
   if (overview.commits.length) {
     out.push('', `**Commits** (${formatCount(overview.commits.length + overview.commitsMore)})`, '');
