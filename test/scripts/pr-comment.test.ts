@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { JSDOM } from 'jsdom';
 import { marked } from 'marked';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,12 +9,12 @@ import { COMMENT_MARKER } from '../../scripts/lib/pr-comment/body.js';
 import { GITHUB_COMMENT_LIMIT } from '../../src/lib/export/markdown.js';
 import { issueComment, pullRequestFile } from '../fixtures/github-api.js';
 import { startFakeGithub, type FakePullRequest } from '../helpers/github-server.js';
-import { loadExpect, repoRoot } from '../helpers/shared.js';
+import { fixturePath, loadExpect, repoRoot } from '../helpers/shared.js';
 import { projectSlugOf, sessionEntryId } from '../../src/lib/site/slug.js';
 
 // Our own 2.1.x fixture: two sessions name acme/shop#42 or are changed by it; planted secrets in EXPECT.json.
 const FORMAT21 = join(repoRoot, 'test', 'fixtures', 'format-2.1');
-const E21 = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(join(FORMAT21, 'EXPECT.json'), 'utf8')));
+const E21 = JSON.parse(readFileSync(join(FORMAT21, 'EXPECT.json'), 'utf8'));
 const SHARED = loadExpect();
 const fileOf = (id: string) => relative(repoRoot, join(FORMAT21, E21.projectFolder, `${id}.jsonl`)).split('\\').join('/');
 
@@ -53,14 +53,14 @@ describe('sessionpress pr-comment against a GitHub REST server', () => {
   const pulls = new Map<number, FakePullRequest>();
   let gh: Awaited<ReturnType<typeof startFakeGithub>>;
   beforeAll(async () => {
-    const [linked, changed, removed] = [E21.sessions.everything, E21.sessions.command, E21.sessions.progress];
+    // The session that names #42 (E21.sessions.everything) is found by its pr-link; the others by their files.
+    const [changed, removed] = [E21.sessions.command, E21.sessions.progress];
     pulls.set(42, {
-      // Three pages: the session that names #42 is found by its pr-link; the others by their files.
+      // Three pages of files, as GitHub pages them.
       files: [pullRequestFile('README.md', 'modified'), pullRequestFile(fileOf(changed), 'modified'), pullRequestFile(fileOf(removed), 'removed'), pullRequestFile('src/app.ts', 'added'), pullRequestFile('docs/x.md', 'renamed', 'docs/y.md')],
       // Someone quoting an earlier comment of ours: never the one to update.
       comments: [issueComment('acme', 'shop', 42, 1, 'Looks good'), issueComment('acme', 'shop', 42, 2, `> ${COMMENT_MARKER}\n> quoted`, 'someone'), issueComment('acme', 'shop', 42, 3, 'nit')],
     });
-    void linked;
     pulls.set(7, { files: [pullRequestFile('README.md', 'modified'), pullRequestFile(fileOf(removed), 'removed')], comments: [] });
     gh = await startFakeGithub('acme', 'shop', pulls);
   });
@@ -175,8 +175,8 @@ describe('pr-comment: transcript text cannot act on GitHub or break the comment'
   let gh: Awaited<ReturnType<typeof startFakeGithub>>;
   const source = join(tmp, 'hostile');
   const payload = '@octocat #1 acme/widgets#2 GH-3 </details> <img src=x onerror=alert(1)> ![t](https://example.com/t.png) ``<img src=y>`';
-  // A planted secret of the shared fixtures (read from its EXPECT), pasted into a prompt.
-  const secret: string = Object.values(SHARED.secrets ?? {}).find((s): s is string => typeof s === 'string' && /^(ghp_|AKIA)/.test(s)) ?? E21.secrets.sidecar;
+  // A planted secret of our 2.1 fixture (read from its EXPECT), pasted into a prompt.
+  const secret: string = E21.secrets.sidecar;
   beforeAll(async () => {
     writeHostileSession(source, 'cafe0001-0000-4000-8000-000000000001', payload, secret);
     gh = await startFakeGithub('acme', 'widgets', pulls);
@@ -227,6 +227,39 @@ describe('pr-comment: transcript text cannot act on GitHub or break the comment'
     expect(r.code).toBe(0);
     expect(r.out.join('\n').startsWith(COMMENT_MARKER)).toBe(true);
     expect(gh.writes().length).toBe(before);
-    void resolve;
+  });
+});
+
+describe('pr-comment on the shared hostile fixtures', () => {
+  // A checked-out repository whose pull request changes the XSS session and the canary's files.
+  const repo = join(tmp, 'repo');
+  const pulls = new Map<number, FakePullRequest>();
+  let gh: Awaited<ReturnType<typeof startFakeGithub>>;
+  beforeAll(async () => {
+    mkdirSync(join(repo, '.git'), { recursive: true });
+    const files = [];
+    for (const rel of [SHARED.xss.file as string]) {
+      const project = dirname(rel).split('/').pop()!;
+      cpSync(dirname(fixturePath(rel)), join(repo, '.claude-sessions', project), { recursive: true });
+      files.push(pullRequestFile(`.claude-sessions/${project}/${rel.split('/').pop()}`, 'added'));
+    }
+    pulls.set(11, { files, comments: [] });
+    gh = await startFakeGithub('acme', 'shop', pulls);
+  });
+  afterAll(() => gh.close());
+
+  it('posts a comment in which no payload is live and nothing that must not appear appears', async () => {
+    const r = await run(['--repo', 'acme/shop', '--pr', '11', '--source', join(repo, '.claude-sessions')], { GITHUB_TOKEN: 'test-token', GITHUB_API_URL: gh.apiUrl, SESSIONPRESS_SOURCE: undefined });
+    expect(r.err).toEqual([]);
+    expect(r.code).toBe(0);
+    const body: string = gh.writes()[0].body.body;
+    expect(body.length).toBeLessThan(GITHUB_COMMENT_LIMIT);
+    const doc = rendered(body);
+    for (const sel of [...(SHARED.xss.forbidden_selectors as string[]), 'img', 'svg', 'a[href^="javascript" i]']) expect(doc.querySelectorAll(sel).length, sel).toBe(0);
+    expect([...doc.querySelectorAll('*')].some((el) => [...el.attributes].some((a) => a.name.startsWith('on')))).toBe(false);
+    expect(doc.querySelectorAll('body > details').length).toBe(1);
+    expect((SHARED.xss.payloads as Array<{ marker: string }>).filter((p) => body.includes(p.marker)).length).toBeGreaterThan(3);
+    expect((SHARED.must_not_appear as string[]).filter((v) => body.includes(v))).toEqual([]);
+    for (const text of proseTexts(doc)) for (const re of LIVE) expect(text, text).not.toMatch(re);
   });
 });

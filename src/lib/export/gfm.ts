@@ -56,8 +56,8 @@ const ZERO_WIDTH_SPACE = '\u200B';
  * (`@user`, `@org/team` notify nobody), after `#` and `GH-` before a digit
  * (`#123`, `owner/repo#123`, `GH-123` link no issue; `&#64;`, `&#x40;`, `&commat;`
  * and `&num;` are no references that become `@` or `#` once rendered), after `<` before a tag's
- * first character (no element, no `</details>`), and inside `![` (no image is
- * fetched). Character references would not do: GitHub finds mentions and
+ * first character (no element, no `</details>`), inside `![` (no image is
+ * fetched) and in `javascript:`, `vbscript:` and `data:` (no link runs a script). Character references would not do: GitHub finds mentions and
  * references in the rendered text. Applied everywhere, code included, because
  * no line-by-line scan can know for sure what GitHub's parser takes for code
  * (a fence in a list item, a code span across lines); in code the space is
@@ -70,7 +70,8 @@ export function breakGithubReferences(text: string): string {
     .replace(/&(?=(?:commat|num);)/gi, `&${ZERO_WIDTH_SPACE}`)
     .replace(/\b(GH-)(?=\d)/gi, `$1${ZERO_WIDTH_SPACE}`)
     .replace(/<(?=[A-Za-z/!?])/g, `<${ZERO_WIDTH_SPACE}`)
-    .replace(/!\[/g, `!${ZERO_WIDTH_SPACE}[`);
+    .replace(/!\[/g, `!${ZERO_WIDTH_SPACE}[`)
+    .replace(/\b(javascript|vbscript|data)(?=\s*:)/gi, (word: string) => `${word[0]}${ZERO_WIDTH_SPACE}${word.slice(1)}`);
 }
 
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;

@@ -17,10 +17,11 @@ function prose(doc: Document): string {
 
 describe('breakGithubReferences', () => {
   it('leaves no mention, issue reference, tag or image, and reads the same', () => {
-    const text = '@octocat @org/team #1 acme/widgets#2 GH-3 gh-4 &#64;ghost &#x40;ghost &commat;ghost &num;5 </details> <img src=x> ![t](https://e.x/t.png)';
+    const text = '@octocat @org/team #1 acme/widgets#2 GH-3 gh-4 &#64;ghost &#x40;ghost &commat;ghost &num;5 </details> <img src=x> ![t](https://e.x/t.png) [x](JaVaScRiPt:alert(1))';
     const out = breakGithubReferences(text);
     expect(out.replace(/\u200B/g, '')).toBe(text);
-    expect(out).not.toMatch(/@[A-Za-z0-9]|#\d|#x[0-9a-f]|GH-\d|<[a-z/]|!\[|&(commat|num);/i);
+    expect(out).not.toMatch(/@[A-Za-z0-9]|#\d|#x[0-9a-f]|GH-\d|<[a-z/]|!\[|&(commat|num);|javascript:/i);
+    expect(dom(out).querySelectorAll('img, a[href^="javascript" i]').length).toBe(0);
   });
 
   it('keeps e-mail-free words, headings and anchors as they are', () => {
