@@ -12,7 +12,7 @@
 import { parseCommandLine } from './lib/cli.js';
 import { commentBody, isOurComment, type CommentSession } from './lib/pr-comment/body.js';
 import { findPullRequestSessions, repositoryRoot } from './lib/pr-comment/find-sessions.js';
-import { createGithubClient, GithubError, pullRequestApi } from './lib/pr-comment/github.js';
+import { createGithubClient, GithubError, pullRequestApi, type IssueComment } from './lib/pr-comment/github.js';
 import { describeSample } from './audit.js';
 import { GITHUB_COMMENT_LIMIT } from '../src/lib/export/markdown.js';
 import { scanText } from '../src/lib/redact/scan.js';
@@ -116,9 +116,8 @@ export async function main(argv: string[], deps: PrCommentDeps = {}): Promise<nu
       out(body);
       return 0;
     }
-    const existing = (await api.comments(number)).find((c) => isOurComment(c.body));
-    const sent = existing ? await api.updateComment(existing.id, body) : await api.createComment(number, body);
-    out(`${existing ? 'Updated' : 'Posted'} the sessions comment on ${label} (${found.length} session${found.length === 1 ? '' : 's'}, ${body.length.toLocaleString('en-US')} characters): ${sent.html_url}`);
+    const sent = (await updateOurs(api, number, body)) ?? (await api.createComment(number, body));
+    out(`${sent.updated ? 'Updated' : 'Posted'} the sessions comment on ${label} (${found.length} session${found.length === 1 ? '' : 's'}, ${body.length.toLocaleString('en-US')} characters): ${sent.html_url}`);
     return 0;
   } catch (e) {
     if (e instanceof GithubError) {
@@ -127,6 +126,22 @@ export async function main(argv: string[], deps: PrCommentDeps = {}): Promise<nu
     }
     throw e;
   }
+}
+
+/**
+ * Updates our comment, if the pull request has one: the first that starts with
+ * the marker and that the token may edit (someone else's copy of the marker
+ * is refused by GitHub and passed over). Undefined when there is none.
+ */
+async function updateOurs(api: ReturnType<typeof pullRequestApi>, number: number, body: string): Promise<(IssueComment & { updated: true }) | undefined> {
+  for (const c of (await api.comments(number)).filter((x) => isOurComment(x.body))) {
+    try {
+      return { ...(await api.updateComment(c.id, body)), updated: true };
+    } catch (e) {
+      if (!(e instanceof GithubError && (e.status === 403 || e.status === 404))) throw e;
+    }
+  }
+  return undefined;
 }
 
 /** A found session with the published page's address, when the site's is known. */

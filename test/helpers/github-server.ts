@@ -62,6 +62,8 @@ export async function startFakeGithub(owner: string, repo: string, pulls: Map<nu
     if (req.method === 'PATCH' && (m = new RegExp(`^${base}/issues/comments/(\\d+)$`).exec(url.pathname))) {
       for (const pr of pulls.values()) {
         const c = pr.comments.find((x) => x.id === Number(m![1]));
+        // Only the token's own comments may be edited (here: those of the Actions bot).
+        if (c && c.user.login !== 'github-actions[bot]') return send(403, { message: 'Resource not accessible by integration' });
         if (c) {
           c.body = body.body;
           return send(200, c);

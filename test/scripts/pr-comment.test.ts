@@ -59,7 +59,12 @@ describe('sessionpress pr-comment against a GitHub REST server', () => {
       // Three pages of files, as GitHub pages them.
       files: [pullRequestFile('README.md', 'modified'), pullRequestFile(fileOf(changed), 'modified'), pullRequestFile(fileOf(removed), 'removed'), pullRequestFile('src/app.ts', 'added'), pullRequestFile('docs/x.md', 'renamed', 'docs/y.md')],
       // Someone quoting an earlier comment of ours: never the one to update.
-      comments: [issueComment('acme', 'shop', 42, 1, 'Looks good'), issueComment('acme', 'shop', 42, 2, `> ${COMMENT_MARKER}\n> quoted`, 'someone'), issueComment('acme', 'shop', 42, 3, 'nit')],
+      // and someone's comment that starts with our marker, which the token may not edit: passed over.
+      comments: [
+        issueComment('acme', 'shop', 42, 1, 'Looks good'),
+        issueComment('acme', 'shop', 42, 2, `> ${COMMENT_MARKER}\n> quoted`, 'someone'),
+        issueComment('acme', 'shop', 42, 3, `${COMMENT_MARKER}\nnot yours`, 'mallory'),
+      ],
     });
     pulls.set(7, { files: [pullRequestFile('README.md', 'modified'), pullRequestFile(fileOf(removed), 'removed')], comments: [] });
     gh = await startFakeGithub('acme', 'shop', pulls);
@@ -72,8 +77,9 @@ describe('sessionpress pr-comment against a GitHub REST server', () => {
     const first = await run(['--repo', 'acme/shop', '--pr', '42'], env());
     expect(first.err).toEqual([]);
     expect(first.code).toBe(0);
-    expect(gh.writes().map((r) => r.method)).toEqual(['POST']);
-    const post = gh.writes()[0];
+    // mallory's copy of the marker cannot be edited (403): a comment of our own is created.
+    expect(gh.writes().map((r) => `${r.method} ${r.url}`)).toEqual(['PATCH /api/v3/repos/acme/shop/issues/comments/3', 'POST /api/v3/repos/acme/shop/issues/42/comments']);
+    const post = gh.writes()[1];
     expect(post.url).toBe('/api/v3/repos/acme/shop/issues/42/comments');
     expect(post.headers.accept).toBe('application/vnd.github+json');
     expect(post.headers['x-github-api-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -105,14 +111,20 @@ describe('sessionpress pr-comment against a GitHub REST server', () => {
 
     const second = await run(['--repo', 'acme/shop', '--pr', '42'], env());
     expect(second.code).toBe(0);
-    expect(gh.writes().map((r) => `${r.method} ${r.url}`)).toEqual(['POST /api/v3/repos/acme/shop/issues/42/comments', `PATCH /api/v3/repos/acme/shop/issues/comments/${pulls.get(42)!.comments[3].id}`]);
-    expect(pulls.get(42)!.comments.filter((c) => c.body.startsWith(COMMENT_MARKER))).toHaveLength(1);
-    expect(pulls.get(42)!.comments[1].body).toContain('quoted');
+    const ours = pulls.get(42)!.comments[3];
+    expect(gh.writes().map((r) => `${r.method} ${r.url}`)).toEqual([
+      'PATCH /api/v3/repos/acme/shop/issues/comments/3',
+      'POST /api/v3/repos/acme/shop/issues/42/comments',
+      'PATCH /api/v3/repos/acme/shop/issues/comments/3',
+      `PATCH /api/v3/repos/acme/shop/issues/comments/${ours.id}`,
+    ]);
+    expect(pulls.get(42)!.comments.filter((c) => c.user.login === 'github-actions[bot]' && c.body.startsWith(COMMENT_MARKER))).toHaveLength(1);
+    expect(pulls.get(42)!.comments.map((c) => c.body.split('\n').pop())).toEqual(expect.arrayContaining(['> quoted', 'not yours']));
 
     const none = await run(['--repo', 'acme/shop', '--pr', '7'], env());
     expect(none.code).toBe(0);
     expect(none.out.join('\n')).toMatch(/No sessions for acme\/shop#7.*nothing posted/);
-    expect(gh.writes()).toHaveLength(2);
+    expect(gh.writes()).toHaveLength(4);
     expect(gh.requests.some((r) => r.url.includes('/issues/7/'))).toBe(false);
   });
 
