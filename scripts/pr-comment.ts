@@ -116,8 +116,9 @@ export async function main(argv: string[], deps: PrCommentDeps = {}): Promise<nu
       out(body);
       return 0;
     }
-    const sent = (await updateOurs(api, number, body)) ?? (await api.createComment(number, body));
-    out(`${sent.updated ? 'Updated' : 'Posted'} the sessions comment on ${label} (${found.length} session${found.length === 1 ? '' : 's'}, ${body.length.toLocaleString('en-US')} characters): ${sent.html_url}`);
+    const updated = await updateOurs(api, number, body);
+    const sent = updated ?? (await api.createComment(number, body));
+    out(`${updated ? 'Updated' : 'Posted'} the sessions comment on ${label} (${found.length} session${found.length === 1 ? '' : 's'}, ${body.length.toLocaleString('en-US')} characters): ${sent.html_url}`);
     return 0;
   } catch (e) {
     if (e instanceof GithubError) {
@@ -133,10 +134,10 @@ export async function main(argv: string[], deps: PrCommentDeps = {}): Promise<nu
  * the marker and that the token may edit (someone else's copy of the marker
  * is refused by GitHub and passed over). Undefined when there is none.
  */
-async function updateOurs(api: ReturnType<typeof pullRequestApi>, number: number, body: string): Promise<(IssueComment & { updated: true }) | undefined> {
+async function updateOurs(api: ReturnType<typeof pullRequestApi>, number: number, body: string): Promise<IssueComment | undefined> {
   for (const c of (await api.comments(number)).filter((x) => isOurComment(x.body))) {
     try {
-      return { ...(await api.updateComment(c.id, body)), updated: true };
+      return await api.updateComment(c.id, body);
     } catch (e) {
       if (!(e instanceof GithubError && (e.status === 403 || e.status === 404))) throw e;
     }
