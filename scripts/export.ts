@@ -1,5 +1,5 @@
 /**
- * `sessionpress export <session-id-or-prefix> [--format md|html] [--out FILE] [--prompt N | --message UUID-PREFIX] [--split]`
+ * `sessionpress export <session-id-or-prefix> [--format md|html] [--out FILE] [--prompt N | --message UUID-PREFIX] [--split] [--plain]`
  *
  * Writes one session, redacted exactly as the site shows it, as GitHub
  * Markdown for a pull request or as one self-contained HTML file. Reads the
@@ -25,6 +25,8 @@ const USAGE = `usage: sessionpress export <session-id-or-prefix> [options]
   --prompt, -p N         only prompt N and its answer
   --message, -m PREFIX   only the message whose uuid starts with PREFIX
   --split                Markdown: numbered parts of at most 65,536 characters instead of cutting
+  --plain                Markdown for anywhere but GitHub: mentions, references and the assistant's
+                         text as written, not made inert (the text of the site's index.md twins)
   --config FILE          a Sessionpress config (default: sessionpress.config.json if present)`;
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,6 +48,7 @@ export async function main(argv: string[], deps: ExportDeps = {}): Promise<numbe
       prompt: { type: 'string', short: 'p' },
       message: { type: 'string', short: 'm' },
       split: { type: 'boolean' },
+      plain: { type: 'boolean' },
       config: { type: 'string' },
     },
     USAGE,
@@ -85,6 +88,8 @@ export async function main(argv: string[], deps: ExportDeps = {}): Promise<numbe
     return 0;
   }
   const parts = sessionToMarkdown(session, {
+    // Written for a pull request unless --plain: mentions and issue references in the transcript stay inert there.
+    github: !values.plain,
     pageUrl,
     messageUrl: config.site ? (uuid) => absoluteUrl(sessionUrl(pagesBase(config.base, config.prefix), slug, { page: pageOfMessage(session, uuid, config.pageSize)?.page, message: uuid }), config.site) : undefined,
     turns: target.turnFilter ? session.turns.filter((t) => target.turnFilter!(t.index)) : undefined,
@@ -95,11 +100,12 @@ export async function main(argv: string[], deps: ExportDeps = {}): Promise<numbe
   return 0;
 }
 
-function checkOptions(format: string, values: { prompt?: string; message?: string; split?: boolean }): string | undefined {
+function checkOptions(format: string, values: { prompt?: string; message?: string; split?: boolean; plain?: boolean }): string | undefined {
   if (format !== 'md' && format !== 'html') return `--format takes md or html, not "${format}"`;
   if (values.prompt !== undefined && values.message !== undefined) return '--prompt and --message cannot be used together';
   if (values.prompt !== undefined && !/^[1-9]\d*$/.test(values.prompt)) return `--prompt takes a prompt number from 1, not "${values.prompt}"`;
   if (values.split && format !== 'md') return '--split only applies to --format md';
+  if (values.plain && format !== 'md') return '--plain only applies to --format md';
   return undefined;
 }
 

@@ -8,15 +8,17 @@ export type CommandLine<T extends ParseArgsOptionsConfig> =
 /**
  * The one way the scripts read their arguments: `--help`/`-h` prints the usage
  * (exit 0); an unknown flag, a missing value or too many positionals print the
- * problem and the usage (exit 2).
+ * problem and the usage (exit 2). `print` is one function for both, or the help's
+ * and the problems' own (standard output and standard error).
  */
 export function parseCommandLine<T extends ParseArgsOptionsConfig>(
   argv: string[],
   options: T,
   usage: string,
-  out: (line: string) => void,
+  print: ((line: string) => void) | { out: (line: string) => void; err: (line: string) => void },
   positionals: { min?: number; max?: number } = {},
 ): CommandLine<T> {
+  const { out: help, err: out } = typeof print === 'function' ? { out: print, err: print } : print;
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
@@ -25,7 +27,7 @@ export function parseCommandLine<T extends ParseArgsOptionsConfig>(
     return { ok: false, code: 2 };
   }
   if ((parsed.values as { help?: boolean }).help) {
-    out(usage);
+    help(usage);
     return { ok: false, code: 0 };
   }
   const n = parsed.positionals.length;

@@ -77,6 +77,10 @@ describe('npx sessionpress build, from the packed package', () => {
     const help = await npx('--help');
     expect(help.code).toBe(0);
     for (const name of Object.keys(COMMANDS)) expect(help.stdout).toMatch(new RegExp(`^ {2}${name} `, 'm'));
+    // pr-comment ships and loads: a bad --repo is a usage error, before any request.
+    const pr = await npx('pr-comment', '--repo', 'not-a-repo', '--pr', '1');
+    expect(pr.code).toBe(2);
+    expect(pr.out).toMatch(/--repo takes OWNER\/NAME/);
     const version = await npx('--version');
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version);
   });

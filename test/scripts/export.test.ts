@@ -124,6 +124,23 @@ describe('npm run export --format md', () => {
     expect((await run([bs.session_id.slice(0, 8), '--prompt', '1', '--message', 'ab'])).code).toBe(2);
   });
 
+  it('--plain writes the Markdown for anywhere but GitHub: nothing made inert, the assistant not quoted', async () => {
+    process.env.SESSIONPRESS_SOURCE = corpusRoot;
+    const github = await run([CORPUS_SESSION.slice(0, 8)]);
+    const plain = await run([CORPUS_SESSION.slice(0, 8), '--plain']);
+    expect([github.code, plain.code]).toEqual([0, 0]);
+    const { result } = await openSessionById(corpusRoot, CORPUS_SESSION, {});
+    const said = result.session.messages
+      .flatMap((m) => (m.kind === 'assistant' ? m.blocks : []))
+      .map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text.trim().split('\n')[0] : ''))
+      .find((line) => /^[A-Za-z][^<>`@#*_[\]]{20,}$/.test(line));
+    expect(said).toBeDefined();
+    expect(plain.text.split('\n')).toContain(said);
+    expect(github.text.split('\n')).toContain(`> ${said}`);
+    expect(plain.text).not.toContain('\u200b');
+    expect((await run([CORPUS_SESSION.slice(0, 8), '--plain', '--format', 'html'])).code).toBe(2);
+  });
+
   it('keeps hostile transcript text from closing a details, opening HTML or escaping a fence', async () => {
     process.env.SESSIONPRESS_SOURCE = fixturesRoot;
     const r = await run([E.xss.session_id.slice(0, 8), '--split']);

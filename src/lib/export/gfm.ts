@@ -35,11 +35,43 @@ export function escapeHtmlText(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** One line of plain text for a `<summary>`: no newlines, HTML escaped, Markdown emphasis left inert. */
-export function summaryText(text: string, max = 160): string {
+/** Where the Markdown goes: `github` when GitHub will render it (a pull request comment or description). */
+export interface GfmTarget {
+  github?: boolean;
+}
+
+/** One line of plain text for a `<summary>`: no newlines, HTML escaped, Markdown emphasis left inert (and, for GitHub, no mention or reference). */
+export function summaryText(text: string, max = 160, target: GfmTarget = {}): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const cut = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-  return escapeHtmlText(cut).replace(/([\\`*_[\]|])/g, '\\$1');
+  const line = escapeHtmlText(cut).replace(/([\\`*_[\]|])/g, '\\$1');
+  return target.github ? breakGithubReferences(line) : line;
+}
+
+/** Shows nothing, and keeps GitHub from reading what follows it as part of a mention, a reference or a tag. */
+const ZERO_WIDTH_SPACE = '\u200B';
+
+/**
+ * Transcript text that cannot act on GitHub: a zero-width space after `@`
+ * (`@user`, `@org/team` notify nobody), after `#` and `GH-` before a digit
+ * (`#123`, `owner/repo#123`, `GH-123` link no issue; `&#64;`, `&#x40;`, `&commat;`
+ * and `&num;` are no references that become `@` or `#` once rendered), after `<` before a tag's
+ * first character (no element, no `</details>`), inside `![` (no image is
+ * fetched) and in `javascript:`, `vbscript:` and `data:` (no link runs a script). Character references would not do: GitHub finds mentions and
+ * references in the rendered text. Applied everywhere, code included, because
+ * no line-by-line scan can know for sure what GitHub's parser takes for code
+ * (a fence in a list item, a code span across lines); in code the space is
+ * invisible.
+ */
+export function breakGithubReferences(text: string): string {
+  return text
+    .replace(/@(?=[A-Za-z0-9])/g, `@${ZERO_WIDTH_SPACE}`)
+    .replace(/#(?=\d|x[0-9a-f])/gi, `#${ZERO_WIDTH_SPACE}`)
+    .replace(/&(?=(?:commat|num);)/gi, `&${ZERO_WIDTH_SPACE}`)
+    .replace(/\b(GH-)(?=\d)/gi, `$1${ZERO_WIDTH_SPACE}`)
+    .replace(/<(?=[A-Za-z/!?])/g, `<${ZERO_WIDTH_SPACE}`)
+    .replace(/!\[/g, `!${ZERO_WIDTH_SPACE}[`)
+    .replace(/\b(javascript|vbscript|data)(?=\s*:)/gi, (word: string) => `${word[0]}${ZERO_WIDTH_SPACE}${word.slice(1)}`);
 }
 
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
@@ -52,8 +84,9 @@ const TAG_START = /<(?=[A-Za-z/!?])/g;
  * nor open an element of its own; a code fence left open at the end is closed,
  * so it cannot swallow what follows. Code spans and fenced code are kept as written.
  */
-export function neutralizeMarkdown(text: string): string {
-  return scanFences(text, neutralizeInline);
+export function neutralizeMarkdown(text: string, target: GfmTarget = {}): string {
+  const safe = scanFences(text, neutralizeInline);
+  return target.github ? breakGithubReferences(safe) : safe;
 }
 
 /** Closes a code fence left open at the end of our own Markdown (a cut block); HTML is left alone. */
@@ -84,10 +117,46 @@ function scanFences(text: string, outside: (line: string) => string): string {
   return out.join('\n');
 }
 
-/** Escapes tag starts outside inline code spans of one line. */
+/**
+ * Escapes tag starts outside inline code spans of one line. A span is a run of
+ * backticks closed by the next run of exactly as many (as in GFM): ``` ``<img>` ```
+ * is no span, so its `<` is escaped.
+ */
 function neutralizeInline(line: string): string {
-  const parts = line.split(/(`+[^`]*?`+)/);
-  return parts.map((p, i) => (i % 2 === 1 ? p : p.replace(TAG_START, '&lt;'))).join('');
+  let out = '';
+  let i = 0;
+  while (i < line.length) {
+    const tick = line.indexOf('`', i);
+    if (tick === -1) break;
+    out += line.slice(i, tick).replace(TAG_START, '&lt;');
+    let end = tick;
+    while (line[end] === '`') end++;
+    const run = end - tick;
+    const close = closingRun(line, end, run);
+    if (close === -1) {
+      out += line.slice(tick, end);
+      i = end;
+    } else {
+      out += line.slice(tick, close + run);
+      i = close + run;
+    }
+  }
+  return out + line.slice(i).replace(TAG_START, '&lt;');
+}
+
+/** Where the next backtick run of exactly `run` characters starts at or after `from`, or -1. */
+function closingRun(line: string, from: number, run: number): number {
+  for (let j = from; j < line.length; ) {
+    if (line[j] !== '`') {
+      j++;
+      continue;
+    }
+    let k = j;
+    while (line[k] === '`') k++;
+    if (k - j === run) return j;
+    j = k;
+  }
+  return -1;
 }
 
 /** Quotes Markdown as a blockquote (every line, blank ones too). */

@@ -37,6 +37,14 @@ export interface MarkdownExportOptions {
   maxOutputChars?: number;
   /** Characters per part (default GitHub's limit); `Infinity` for the whole session in one document (the site's Markdown beside each page). */
   limit?: number;
+  /**
+   * GitHub renders it (a pull request): transcript text gets no live mention,
+   * issue reference, tag or image (see `breakGithubReferences`), and assistant
+   * text is quoted, so that whatever its own blocks do ends with the quote.
+   */
+  github?: boolean;
+  /** The last line when blocks are left out to stay within `limit` (default: GitHub's limit and where to read the rest). */
+  cutNote?: (left: number, total: number) => string;
 }
 
 /** A piece of the document that is kept whole when it is split into parts. */
@@ -56,12 +64,12 @@ export function sessionToMarkdown(session: Session, options: MarkdownExportOptio
   const limit = options.limit ?? GITHUB_COMMENT_LIMIT;
   const header = headerBlock(session, options);
   const blocks = bodyBlocks(session, options).map((b) => fitBlock(b, limit - header.length - PART_HEADROOM));
-  return options.split ? splitParts(header, blocks, limit) : cutToLimit(header, blocks, limit, options.pageUrl);
+  return options.split ? splitParts(header, blocks, limit) : cutToLimit(header, blocks, limit, options);
 }
 
 function headerBlock(session: Session, options: MarkdownExportOptions): string {
   const f = session.facts;
-  const lines = [`## ${neutralizeMarkdown(session.title).replace(/\n/g, ' ')}`, ''];
+  const lines = [`## ${neutralizeMarkdown(session.title, options).replace(/\n/g, ' ')}`, ''];
   const when = formatTimestamp(f.firstTimestamp);
   const facts: string[] = [];
   facts.push(`**Project:** ${inlineCode(f.projectName)}`);
@@ -99,7 +107,8 @@ function tokenLine(session: Session): string | undefined {
   return `**Tokens:** ${formatTokens(input)} in, ${formatTokens(output)} out, ${formatTokens(cache)} cache${money}`;
 }
 
-function inlineCode(text: string): string {
+/** A code span that holds `text` on one line, whatever backticks it has. */
+export function inlineCode(text: string): string {
   const t = text.replace(/\n/g, ' ');
   const ticks = '`'.repeat((t.match(/`+/g) ?? []).reduce((n, r) => Math.max(n, r.length), 0) + 1);
   const pad = t.startsWith('`') || t.endsWith('`') ? ' ' : '';
@@ -127,9 +136,9 @@ function messageMarkdown(m: Message, options: MarkdownExportOptions, depth: numb
     case 'assistant':
       return assistantMarkdown(m, options, depth);
     case 'compaction':
-      return details('Conversation compacted', neutralizeMarkdown(m.summary));
+      return details('Conversation compacted', prose(m.summary, options), options);
     case 'system':
-      return m.text && m.subtype !== 'turn_duration' ? `_${summaryText(`${m.subtype}: ${m.text}`, 300)}_` : '';
+      return m.text && m.subtype !== 'turn_duration' ? `_${summaryText(`${m.subtype}: ${m.text}`, 300, options)}_` : '';
     default:
       return '';
   }
@@ -143,7 +152,7 @@ function userMarkdown(m: Extract<Message, { kind: 'user' }>, options: MarkdownEx
   if (m.userKind === 'bash-input') return `> ${inlineCode(`! ${m.text}`)}`;
   if (m.userKind === 'bash-output' || m.userKind === 'command-output') return fence(stripAnsi(m.text), 'text');
   if (m.userKind === 'interruption') return '_Interrupted by the user._';
-  const text = neutralizeMarkdown(m.text.trim());
+  const text = neutralizeMarkdown(m.text.trim(), options);
   if (!text && !images) return '';
   const isPrompt = depth === 0 && turn?.prompt?.uuid === m.uuid;
   const link = isPrompt ? options.messageUrl?.(m.uuid) : undefined;
@@ -155,7 +164,7 @@ function assistantMarkdown(m: AssistantMessage, options: MarkdownExportOptions, 
   const parts: string[] = [];
   const calls = new Map(m.toolCalls.map((c) => [c.id, c]));
   for (const b of m.blocks) {
-    if (b.type === 'text' && typeof b.text === 'string' && b.text.trim()) parts.push(neutralizeMarkdown(b.text.trim()));
+    if (b.type === 'text' && typeof b.text === 'string' && b.text.trim()) parts.push(prose(b.text.trim(), options));
     else if (b.type === 'tool_use') {
       const call = calls.get(String((b as { id?: unknown }).id));
       if (call) parts.push(toolCallMarkdown(call, options, depth));
@@ -178,12 +187,18 @@ function toolCallMarkdown(call: ToolCall, options: MarkdownExportOptions, depth:
   }
   const output = outputMarkdown(call, options);
   if (output) body.push(output);
-  return details(summary, body.join('\n\n'));
+  return details(summary, body.join('\n\n'), options);
 }
 
 /** A `<details>` block: summary on one line (escaped), Markdown body after a blank line so GitHub renders it. */
-function details(summary: string, body: string): string {
-  return `<details>\n<summary>${summaryText(summary, 200)}</summary>\n\n${body}\n\n</details>`;
+function details(summary: string, body: string, options: MarkdownExportOptions): string {
+  return `<details>\n<summary>${summaryText(summary, 200, options)}</summary>\n\n${body}\n\n</details>`;
+}
+
+/** Transcript Markdown as it goes into ours: neutralised, and for GitHub quoted (see `github`). */
+function prose(text: string, options: MarkdownExportOptions): string {
+  const safe = neutralizeMarkdown(text, options);
+  return options.github ? blockquote(safe) : safe;
 }
 
 function inputMarkdown(call: ToolCall, options: MarkdownExportOptions): string {
@@ -204,7 +219,7 @@ function inputMarkdown(call: ToolCall, options: MarkdownExportOptions): string {
     }
     case 'Task':
     case 'Agent':
-      return str(input.prompt) ? `**Prompt**\n\n${blockquote(neutralizeMarkdown(str(input.prompt)!))}` : '';
+      return str(input.prompt) ? `**Prompt**\n\n${blockquote(neutralizeMarkdown(str(input.prompt)!, options))}` : '';
     default:
       return Object.keys(input).length ? cutFence(JSON.stringify(input, null, 2), 'json', options, 'Input') : '';
   }
@@ -246,7 +261,8 @@ function outputLanguage(call: ToolCall): string {
 function cutFence(text: string, lang: string, options: MarkdownExportOptions, label: string): string {
   const cut = cutText(text, options.maxOutputLines ?? 60, options.maxOutputChars ?? 6_000);
   const note = cut.cutLines > 0 ? `\n\n_Cut: ${formatCount(cut.cutLines)} of ${formatCount(cut.totalLines)} lines left out${options.pageUrl ? `; read them on [the published page](${options.pageUrl})` : ''}._` : '';
-  return `**${label}**\n\n${fence(cut.text, lang)}${note}`;
+  // The label can hold a transcript's file name: shown as text, like a summary.
+  return `**${summaryText(label, 300, options)}**\n\n${fence(cut.text, lang)}${note}`;
 }
 
 /** A block longer than a part can hold is cut at a line and closed again, so it still fits. */
@@ -257,7 +273,8 @@ function fitBlock(block: Block, max: number): Block {
   return { text: `${head}\n\n_This message was cut to fit._${'\n\n</details>'.repeat(Math.max(0, closes))}` };
 }
 
-function cutToLimit(header: string, blocks: Block[], limit: number, pageUrl: string | undefined): string[] {
+function cutToLimit(header: string, blocks: Block[], limit: number, options: MarkdownExportOptions): string[] {
+  const pageUrl = options.pageUrl;
   let doc = header;
   let i = 0;
   for (; i < blocks.length; i++) {
@@ -267,7 +284,8 @@ function cutToLimit(header: string, blocks: Block[], limit: number, pageUrl: str
   }
   if (i < blocks.length) {
     const where = pageUrl ? `read the whole session on [the published page](${pageUrl})` : 'use `--split` to export it in parts';
-    doc += `\n---\n\n_Cut to stay under GitHub's ${formatCount(limit)}-character limit: ${formatCount(blocks.length - i)} of ${formatCount(blocks.length)} blocks left out; ${where}._\n`;
+    const note = options.cutNote?.(blocks.length - i, blocks.length) ?? `Cut to stay under GitHub's ${formatCount(limit)}-character limit: ${formatCount(blocks.length - i)} of ${formatCount(blocks.length)} blocks left out; ${where}.`;
+    doc += `\n---\n\n_${note}_\n`;
   }
   return [doc];
 }
