@@ -11,7 +11,10 @@ interface Page {
 const PAGES: Page[] = [
   { pattern: '', file: 'index.astro' },
   { pattern: 'sessions/[...path]', file: 'sessions/[...path].astro' },
+  { pattern: 'page/[page]', file: 'page/[page].astro' },
+  { pattern: 'list/[chunk].json', file: 'list/[chunk].json.ts' },
   { pattern: 'projects/[project]', file: 'projects/[project].astro' },
+  { pattern: 'projects/[project]/page/[page]', file: 'projects/[project]/page/[page].astro' },
   { pattern: 'search', file: 'search.astro' },
   { pattern: 'pull-requests', file: 'pull-requests.astro' },
   { pattern: 'insights', file: 'insights/index.astro' },
