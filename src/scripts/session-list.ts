@@ -45,7 +45,7 @@ export function initSessionList(): void {
   const chunks = Number(root.dataset.listingChunks) || 1;
   const pricesAsOf = root.dataset.pricesAsOf ?? '';
   const toggle = document.querySelector<HTMLElement>('[data-group-toggle]');
-  const sortSelect = document.querySelector<HTMLSelectElement>('[data-sort]');
+  const sortSelect = document.querySelector<HTMLSelectElement>('[data-sort-select]');
   const projectSelect = document.querySelector<HTMLSelectElement>('[data-project-select]');
   const pager = document.querySelector<HTMLElement>('[data-list-pager]');
   const range = document.querySelector<HTMLElement>('[data-list-range]');
