@@ -10,9 +10,9 @@
  * transcript text: every card is built with DOM calls and `textContent`.
  * Without JavaScript the page reads as built, with numbered pages.
  */
-import { countOf } from '../lib/format.ts';
+import { countOf, formatDuration, formatTimestamp } from '../lib/format.ts';
 import type { CardRow, ListingChunk } from '../lib/site/listing.ts';
-import { isWebUrl } from '../lib/site/summary.ts';
+import { isWebUrl, sessionDay } from '../lib/site/summary.ts';
 import { listingUrl, projectUrl, sessionUrl } from '../lib/site/urls.ts';
 
 type Grouping = 'project' | 'none' | 'day';
@@ -236,7 +236,7 @@ async function loadListing(base: string, chunks: number): Promise<Listing> {
 function sortRows(rows: CardRow[], sort: Sort): CardRow[] {
   if (sort === 'newest') return rows;
   if (sort === 'oldest') return [...rows].reverse();
-  const key = sort === 'longest' ? (r: CardRow) => r.ms : (r: CardRow) => r.n;
+  const key = sort === 'longest' ? (r: CardRow) => r.ms ?? 0 : (r: CardRow) => r.n;
   return rows.map((r, i) => ({ r, i })).sort((a, b) => key(b.r) - key(a.r) || a.i - b.i).map((x) => x.r);
 }
 
@@ -255,7 +255,7 @@ function renderGroups(shown: CardRow[], all: CardRow[], grouping: Grouping, ctx:
     section.append(cardList(shown, ctx));
     return [section];
   }
-  const keyOf = grouping === 'project' ? (r: CardRow) => r.p : (r: CardRow) => r.d;
+  const keyOf = grouping === 'project' ? (r: CardRow) => r.p : (r: CardRow) => sessionDay(r.i);
   const totals = new Map<string, number>();
   for (const r of all) totals.set(keyOf(r), (totals.get(keyOf(r)) ?? 0) + 1);
   const groups = new Map<string, CardRow[]>();
@@ -309,7 +309,7 @@ function dot(): HTMLSpanElement {
 /** The card of one session, as SessionList.astro builds it. */
 function card(r: CardRow, ctx: CardContext): HTMLLIElement {
   const li = el('li', 'card');
-  Object.assign(li.dataset, { project: r.p, day: r.d, sort: r.k });
+  Object.assign(li.dataset, { project: r.p, day: sessionDay(r.i), sort: r.k });
   const meta = el('p', 'card-meta');
   if (ctx.showProject) meta.append(link(projectUrl(ctx.base, r.p), ctx.names.get(r.p) ?? r.p, 'card-project'), dot());
   if (r.wt) {
@@ -320,10 +320,11 @@ function card(r: CardRow, ctx: CardContext): HTMLLIElement {
     }
     meta.append(label, dot());
   }
-  const time = el('time', undefined, r.w || 'time unknown');
+  const time = el('time', undefined, formatTimestamp(r.i) || 'time unknown');
   if (r.i) time.dateTime = r.i;
   meta.append(time);
-  if (r.du) meta.append(dot(), el('span', undefined, r.du));
+  const duration = formatDuration(r.ms);
+  if (duration) meta.append(dot(), el('span', undefined, duration));
   const facts = el('p', 'card-facts');
   facts.append(el('span', undefined, countOf(r.n, 'prompt')), el('span', undefined, countOf(r.c, 'tool call')));
   if (r.a > 0) facts.append(el('span', undefined, countOf(r.a, 'subagent')));

@@ -7,9 +7,8 @@
  * Pure: no Astro imports; the browser script imports its types only.
  */
 import type { SessionEntry } from '../../schemas/session.js';
-import { formatDuration, formatTimestamp } from '../format.js';
 import type { PriceTable } from './cost.js';
-import { formatCost, sessionCost, sessionDay, shortModel } from './summary.js';
+import { formatCost, sessionCost, shortModel } from './summary.js';
 import { pullRequestLabel } from './pull-requests.js';
 import { checkoutParts } from './session-project.js';
 
@@ -21,16 +20,12 @@ export interface CardRow {
   t: string;
   /** Project slug. */
   p: string;
-  /** The UTC day the session started (`2026-01-21`), or empty. */
-  d: string;
   /** Sort key: last (else first) timestamp, ISO. */
   k: string;
-  /** First timestamp as shown (`2026-01-21 15:30 UTC`), and its ISO value. */
-  w: string;
+  /** First timestamp, ISO (shown with `formatTimestamp`, its day with `sessionDay`), or empty. */
   i: string;
-  /** Duration in ms (for sorting) and as shown. */
-  ms: number;
-  du: string;
+  /** Duration in ms (shown with `formatDuration`), when known. */
+  ms?: number;
   /** Prompts, tool calls, subagents. */
   n: number;
   c: number;
@@ -56,8 +51,8 @@ export interface ListingChunk {
   rows: CardRow[];
 }
 
-/** Rows per JSON chunk: about 300 KB of JSON, 40 KB gzipped, at the corpus's titles. */
-export const LISTING_CHUNK_ROWS = 1000;
+/** Rows per JSON chunk: about 220 KB of JSON (the first chunk also names every project), 30 KB gzipped, at the corpus's titles. */
+export const LISTING_CHUNK_ROWS = 800;
 
 /** The card of one stored session. */
 export function cardRow(data: SessionEntry, prices: PriceTable): CardRow {
@@ -66,12 +61,9 @@ export function cardRow(data: SessionEntry, prices: PriceTable): CardRow {
     s: data.slug,
     t: data.title,
     p: data.projectSlug,
-    d: sessionDay(f.firstTimestamp),
     k: f.lastTimestamp ?? f.firstTimestamp ?? '',
-    w: formatTimestamp(f.firstTimestamp),
     i: f.firstTimestamp ?? '',
-    ms: f.durationMs ?? 0,
-    du: formatDuration(f.durationMs),
+    ms: f.durationMs,
     n: f.promptCount,
     c: f.toolCallCount,
     a: data.subagentCount,

@@ -29,7 +29,7 @@ describe('the card of a session', () => {
 
   it('holds what the card shows, the title as given (the script sets it as text)', () => {
     const row = cardRow(entry(), prices);
-    expect(row).toMatchObject({ s: 'proj/abc', t: '<img src=x onerror=alert(1)>', p: 'proj', d: '2026-02-03', k: '2026-02-03T11:00:00Z', w: '2026-02-03 10:00 UTC', du: '1 h 0 min', n: 1, c: 2, a: 0, m: ['opus-4-5'] });
+    expect(row).toMatchObject({ s: 'proj/abc', t: '<img src=x onerror=alert(1)>', p: 'proj', k: '2026-02-03T11:00:00Z', i: '2026-02-03T10:00:00Z', ms: 3_600_000, n: 1, c: 2, a: 0, m: ['opus-4-5'] });
     expect(row.r).toBeUndefined();
     expect(row.wt).toBeUndefined();
   });
@@ -40,8 +40,8 @@ describe('the card of a session', () => {
     expect(row.wt).toEqual([{ label: 'worktree', value: 'wt-1' }, { label: 'branch', value: 'fix/a' }]);
   });
 
-  it('sorts an undated session last and shows no day for it', () => {
+  it('gives an undated session no time and no duration (it sorts last)', () => {
     const row = cardRow(entry({}, { firstTimestamp: undefined, lastTimestamp: undefined, durationMs: undefined }), prices);
-    expect([row.d, row.k, row.w, row.du]).toEqual(['', '', '', '']);
+    expect([row.k, row.i, row.ms]).toEqual(['', '', undefined]);
   });
 });
