@@ -10,7 +10,7 @@
  * transcript text: every card is built with DOM calls and `textContent`.
  * Without JavaScript the page reads as built, with numbered pages.
  */
-import { countOf, formatDuration, formatTimestamp } from '../lib/format.ts';
+import { countOf, formatCount, formatDuration, formatTimestamp } from '../lib/format.ts';
 import type { CardRow, ListingChunk } from '../lib/site/listing.ts';
 import { isWebUrl, sessionDay } from '../lib/site/summary.ts';
 import { listingUrl, projectUrl, sessionUrl } from '../lib/site/urls.ts';
@@ -114,12 +114,12 @@ export function initSessionList(): void {
     if (range) {
       const where = state.project ? ` in ${data.names.get(state.project) ?? state.project}` : '';
       range.hidden = false;
-      range.textContent = rows.length ? `Sessions ${start + 1} to ${start + shown.length} of ${rows.length}${where}, ${SORT_WORDS[state.sort]}.` : `No sessions${where}.`;
+      range.textContent = rows.length ? `Sessions ${formatCount(start + 1)} to ${formatCount(start + shown.length)} of ${formatCount(rows.length)}${where}, ${SORT_WORDS[state.sort]}.` : `No sessions${where}.`;
     }
     const left = rows.length - start - shown.length;
     if (more && moreRow) {
       moreRow.hidden = left <= 0;
-      more.textContent = `Show ${Math.min(pageSize, left)} more (${left} left)`;
+      more.textContent = `Show ${Math.min(pageSize, left)} more (${formatCount(left)} left)`;
     }
     earlierRow.hidden = start === 0;
     if (before !== undefined && anchor) {
