@@ -42,6 +42,12 @@ export const configSchema = z
       .default('/'),
     title: z.string().default('Sessionpress'),
     pageSize: z.number().int().min(5).max(1000).default(40),
+    /**
+     * Sessions per page of a session list (the index, a project's page): the first page shows the newest, numbered
+     * pages the rest, and the list's script loads the whole listing as JSON only when a reader filters, groups,
+     * sorts or asks for more. 50 keeps a list page near 60 KB and 1,000 elements at any archive size.
+     */
+    indexPageSize: z.number().int().min(2).max(1000).default(50),
     redaction: redactionConfigSchema.default(redactionConfigSchema.parse({})),
     search: z
       .object({

@@ -124,6 +124,20 @@ describe('the samples under a base path (GitHub Pages project site)', () => {
     expect(server.notFound).toEqual([]);
   });
 
+  it('loads the JSON listing under the base when the list is regrouped, and links its cards under the base', async () => {
+    const { page, failures } = await recordingPage();
+    await page.goto(server.url);
+    const hrefs = (p: string) => page.$$eval(`${p} a.card-title`, (as) => as.map((a) => a.getAttribute('href')!).sort());
+    const built = await hrefs('[data-session-groups] li.card');
+    await page.locator('[data-group-toggle] button[data-group="day"]').click();
+    await expect.poll(() => page.locator('.day-group li.card').count()).toBe(built.length);
+    expect(await hrefs('.day-group li.card')).toEqual(built);
+    for (const href of built) expect(href.startsWith(`${BASE}/sessions/`), href).toBe(true);
+    expect(failures).toEqual([]);
+    expect(server.notFound).toEqual([]);
+    await page.close();
+  });
+
   it('loads every link, image, script and stylesheet of a session page with images under the base', async () => {
     const withImage = sessionPaths.find((p) => readFileSync(join(out, p, 'index.html'), 'utf8').includes('<img'));
     expect(withImage, 'a sample session with an image').toBeDefined();

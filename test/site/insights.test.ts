@@ -170,14 +170,16 @@ describe('computeInsights', () => {
       projectPath: '/p', projectName: 'p', firstTimestamp: first, versions: [], models: [], gitBranches: [], promptCount: prompts, messageCount: 0,
       toolCallCount: Object.values(tools).reduce((a, b) => a + b, 0), toolCounts: tools, usage: [], pullRequests: [], tags: [],
     });
-    const ins = computeInsights(
-      [
-        { slug: 'a/1', title: 'one', projectSlug: 'a', projectName: 'A', facts: facts('2026-03-02T10:00:00Z', 2, { Bash: 2 }) },
-        { slug: 'b/2', title: 'two', projectSlug: 'b', projectName: 'B', facts: facts('2026-03-20T03:00:00Z', 1, { Bash: 1, Read: 4 }) },
-        { slug: 'b/3', title: 'three', projectSlug: 'b', projectName: 'B', facts: facts(undefined, 5, {}) },
-      ],
-      { asOf: 'x', currency: 'USD', models: [] },
-    );
+    const entries = [
+      { slug: 'a/1', title: 'one', projectSlug: 'a', projectName: 'A', facts: facts('2026-03-02T10:00:00Z', 2, { Bash: 2 }) },
+      { slug: 'b/2', title: 'two', projectSlug: 'b', projectName: 'B', facts: facts('2026-03-20T03:00:00Z', 1, { Bash: 1, Read: 4 }) },
+      { slug: 'b/3', title: 'three', projectSlug: 'b', projectName: 'B', facts: facts(undefined, 5, {}) },
+    ];
+    const ins = computeInsights(entries, { asOf: 'x', currency: 'USD', models: [] });
+    // Past the limit, the busiest projects are shown and the rest counted: a chart of thousands of projects says nothing.
+    const top = computeInsights(entries, { asOf: 'x', currency: 'USD', models: [] }, { projects: 1 });
+    expect([top.projects.map((p) => p.slug), top.projectsLeftOut, top.totals.projects]).toEqual([['b'], { projects: 1, sessions: 1 }, 2]);
+    expect(ins.projectsLeftOut).toEqual({ projects: 0, sessions: 0 });
     expect(ins.weeks.map((w) => [w.week, w.sessions, w.prompts])).toEqual([['2026-03-02', 1, 2], ['2026-03-09', 0, 0], ['2026-03-16', 1, 1]]);
     expect(ins.totals).toMatchObject({ sessions: 3, prompts: 8, toolCalls: 7, projects: 2, undated: 1 });
     expect(ins.tools).toEqual([{ tool: 'Read', count: 4 }, { tool: 'Bash', count: 3 }]);

@@ -19,8 +19,10 @@ export function remapText(text: string, copy: number): string {
  * Copies a `~/.claude/projects`-like tree `copies` times into `out`, each copy
  * in its own project folders (`<folder>-copy<N>`) with every uuid (session ids,
  * entry uuids, file names) rewritten, so no two files are byte-identical.
+ * With `sameProjects` the copies stay in their project's folder: projects with
+ * many sessions.
  */
-export async function makeCopies(root: string, out: string, copies: number): Promise<void> {
+export async function makeCopies(root: string, out: string, copies: number, opts: { sameProjects?: boolean } = {}): Promise<void> {
   const files = (await readdir(root, { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile() && e.name.endsWith('.jsonl'))
     .map((e) => join(e.parentPath, e.name));
@@ -28,7 +30,7 @@ export async function makeCopies(root: string, out: string, copies: number): Pro
     for (const file of files) {
       const rel = relative(root, file);
       const [project, ...rest] = rel.split('/');
-      const target = join(out, `${project}-copy${copy}`, remapText(rest.join('/'), copy));
+      const target = join(out, opts.sameProjects ? project : `${project}-copy${copy}`, remapText(rest.join('/'), copy));
       await mkdir(dirname(target), { recursive: true });
       await writeFile(target, remapText(await readFile(file, 'utf8'), copy));
     }

@@ -31,7 +31,10 @@ export interface Insights {
   /** Models by total tokens, most first. */
   models: string[];
   tools: Array<{ tool: string; count: number }>;
+  /** The busiest projects (at most `limits.projects`, 20 by default: a chart of thousands says nothing and weighs a lot). */
   projects: Array<{ slug: string; name: string; sessions: number; prompts: number; tokens: number }>;
+  /** The projects beyond those: how many, and their sessions. */
+  projectsLeftOut: { projects: number; sessions: number };
   /** Sessions started in each UTC hour of the day (24 values). */
   hours: number[];
   longest: Array<{ slug: string; title: string; projectName: string; durationMs: number; prompts: number }>;
@@ -57,7 +60,7 @@ export function usageTokens(u: { inputTokens: number; outputTokens: number; cach
 }
 
 /** Aggregates the figures of a set of sessions (the whole site, or one project). */
-export function computeInsights(entries: InsightInput[], prices: PriceTable, limits: { tools?: number; longest?: number } = {}): Insights {
+export function computeInsights(entries: InsightInput[], prices: PriceTable, limits: { tools?: number; longest?: number; projects?: number } = {}): Insights {
   const weeks = new Map<string, WeekFigures>();
   const modelTokens = new Map<string, number>();
   const tools = new Map<string, number>();
@@ -101,13 +104,16 @@ export function computeInsights(entries: InsightInput[], prices: PriceTable, lim
   }
   totals.projects = projects.size;
   const { shown, leftOut } = contiguousWeeks(weeks);
+  const ranked = [...projects.values()].sort((a, b) => b.sessions - a.sessions || b.prompts - a.prompts || a.name.localeCompare(b.name));
+  const rest = ranked.slice(limits.projects ?? 20);
   return {
     totals,
     weeks: shown,
     weeksLeftOut: leftOut,
     models: [...modelTokens].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([m]) => m),
     tools: [...tools].map(([tool, count]) => ({ tool, count })).sort((a, b) => b.count - a.count || a.tool.localeCompare(b.tool)).slice(0, limits.tools ?? 15),
-    projects: [...projects.values()].sort((a, b) => b.sessions - a.sessions || b.prompts - a.prompts || a.name.localeCompare(b.name)),
+    projects: ranked.slice(0, limits.projects ?? 20),
+    projectsLeftOut: { projects: rest.length, sessions: rest.reduce((n, p) => n + p.sessions, 0) },
     hours,
     longest: entries
       .filter((e) => (e.facts.durationMs ?? 0) > 0)

@@ -100,3 +100,18 @@ export function pullRequestsUrl(base: string): string {
 export function insightsUrl(base: string, projectSlug?: string): string {
   return `${withTrailingSlash(base)}insights/${projectSlug ? `${projectSlug}/` : ''}`;
 }
+
+/** Page `page` of the site's session list: page 1 is the index itself, the others `<base>page/<n>/`. */
+export function listPageUrl(base: string, page: number): string {
+  return `${withTrailingSlash(base)}${page > 1 ? `page/${page}/` : ''}`;
+}
+
+/** Page `page` of a project's session list: page 1 is the project's page, the others `…/projects/<slug>/page/<n>/`. */
+export function projectPageUrl(base: string, projectSlug: string, page: number): string {
+  return `${projectUrl(base, projectSlug)}${page > 1 ? `page/${page}/` : ''}`;
+}
+
+/** Chunk `n` (1-based) of the JSON listing of every session. */
+export function listingUrl(base: string, n: number): string {
+  return `${withTrailingSlash(base)}list/${n}.json`;
+}
