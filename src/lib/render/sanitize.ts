@@ -180,15 +180,55 @@ function interpolate(v: HtmlValue): string {
   return escapeHtml(v);
 }
 
+/** Where an interpolation sits in a template: text or a quoted attribute value, inside a tag, or an unquoted value. */
+type Slot = 'text' | 'tag' | 'unquoted';
+
+/** The slot of each interpolation of a template, worked out once per call site (the strings array is one object per site). */
+const slotsOf = new WeakMap<TemplateStringsArray, Slot[]>();
+
+function templateSlots(strings: TemplateStringsArray): Slot[] {
+  let slots = slotsOf.get(strings);
+  if (slots) return slots;
+  slots = [];
+  let state: 'text' | 'tag' | '"' | "'" = 'text';
+  for (let i = 0; i < strings.length - 1; i++) {
+    const lit = strings[i];
+    for (let j = 0; j < lit.length; j++) {
+      const c = lit[j];
+      if (state === 'text') {
+        // A `<` that ends the literal starts a tag whose name would be interpolated: a tag too.
+        if (c === '<' && (j === lit.length - 1 || /[a-zA-Z/!?]/.test(lit[j + 1]))) state = 'tag';
+      } else if (state === 'tag') {
+        if (c === '"' || c === "'") state = c;
+        else if (c === '>') state = 'text';
+      } else if (c === state) state = 'tag';
+    }
+    slots.push(state === 'tag' ? (/=\s*$/.test(lit) ? 'unquoted' : 'tag') : 'text');
+  }
+  slotsOf.set(strings, slots);
+  return slots;
+}
+
 /**
  * Tagged template for markup (maker 1 of 2): every interpolation is escaped
- * unless it is a `SafeHtml`. Attribute values must be quoted in the template,
- * and a URL from a transcript must be checked before it goes into `href`/`src`
- * (escaping keeps it inside the attribute; it does not make `javascript:` safe).
+ * unless it is a `SafeHtml`. Escaping protects text and quoted attribute
+ * values only, so the template's shape is checked too (once per call site):
+ * inside a tag but outside quotes only `SafeHtml` (attributes we wrote) or
+ * nothing may go, and an unquoted attribute value is refused whatever it is. A URL from a
+ * transcript must still be checked before it goes into `href`/`src` (escaping
+ * keeps it inside the attribute; it does not make `javascript:` safe).
  */
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
+  const slots = templateSlots(strings);
   let out = strings[0];
-  for (let i = 0; i < values.length; i++) out += interpolate(values[i]) + strings[i + 1];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    const nothing = v === '' || v === null || v === undefined || typeof v === 'boolean';
+    if (slots[i] === 'unquoted' || (slots[i] === 'tag' && !nothing && !(v instanceof SafeHtml))) {
+      throw new TypeError(`html\`\`: ${slots[i] === 'unquoted' ? 'an unquoted attribute value' : 'a value inside a tag, outside quotes,'} must be SafeHtml (near ${JSON.stringify(strings[i].slice(-40))})`);
+    }
+    out += interpolate(v) + strings[i + 1];
+  }
   return new SafeHtml(MAKER, out);
 }
 

@@ -177,6 +177,7 @@ describe('without a whole-message pass', () => {
       const messages = [...s.messages, ...s.abandoned.flatMap((b) => b.messages)];
       await prepareMessages(messages);
       const ours = renderTranscript(messages, ctx);
+      expect(ours, s.file).not.toContain('class="render-error"');
       const a = asDom(ours);
       const b = asDom(sanitizeHtml(ours));
       if (a !== b) {
@@ -186,4 +187,22 @@ describe('without a whole-message pass', () => {
       }
     }
   }, 300_000);
+});
+
+describe('html checks the shape of its template', () => {
+  it('refuses a string inside a tag outside quotes, an unquoted attribute value, or an interpolated tag name', () => {
+    const attr = ' onmouseover=alert(1)';
+    expect(() => html`<div${attr}>x</div>`).toThrow(TypeError);
+    expect(() => html`<div class="a" ${attr}>x</div>`).toThrow(TypeError);
+    expect(() => html`<div title=${'x onclick=alert(1)'}>x</div>`).toThrow(TypeError);
+    expect(() => html`<div title=${html`x`}>x</div>`).toThrow(TypeError);
+    expect(() => html`<${'script'}>alert(1)</script>`).toThrow(TypeError);
+  });
+
+  it('allows SafeHtml attributes and nothing inside a tag, and strings in text and quoted values', () => {
+    expect(html`<div${html` open`}${''}${false}${undefined} title="${'a>b'}" data-x='${"'"}'>${'<i>'}</div>`.value).toBe(`<div open title="a&gt;b" data-x='&#39;'>&lt;i&gt;</div>`);
+    // A `>` inside a quoted value does not end the tag; a `<` in text that starts no tag is text.
+    expect(() => html`<a title="x>y"${' z'}>`).toThrow(TypeError);
+    expect(html`1 < 2 ${'<b>'}`.value).toBe('1 < 2 &lt;b&gt;');
+  });
 });

@@ -197,7 +197,7 @@ export const TOOL_ROW = {
 /** Calls shown expanded: what they did is the point of reading them. */
 const OPEN_TOOLS = new Set(['Edit', 'MultiEdit', 'ExitPlanMode', 'AskUserQuestion']);
 
-/** The text of trusted markup, roughly: tags dropped, the escapes `escapeHtml` makes undone. */
+/** The text of SafeHtml markup, roughly: tags dropped, the escapes `escapeHtml` makes undone. */
 function markupText(markup: string): string {
   return markup
     .replace(/<[^>]*>/g, '')
