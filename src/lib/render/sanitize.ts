@@ -180,8 +180,8 @@ function interpolate(v: HtmlValue): string {
   return escapeHtml(v);
 }
 
-/** Where an interpolation sits in a template: text or a quoted attribute value, inside a tag, or an unquoted value. */
-type Slot = 'text' | 'tag' | 'unquoted';
+/** Where an interpolation sits in a template: text, a quoted attribute value, inside a tag, or an unquoted value. */
+type Slot = 'text' | 'attr' | 'tag' | 'unquoted';
 
 /** The slot of each interpolation of a template, worked out once per call site (the strings array is one object per site). */
 const slotsOf = new WeakMap<TemplateStringsArray, Slot[]>();
@@ -203,10 +203,24 @@ function templateSlots(strings: TemplateStringsArray): Slot[] {
         else if (c === '>') state = 'text';
       } else if (c === state) state = 'tag';
     }
-    slots.push(state === 'tag' ? (/=\s*$/.test(lit) ? 'unquoted' : 'tag') : 'text');
+    slots.push(state === 'tag' ? (/=\s*$/.test(lit) ? 'unquoted' : 'tag') : state === 'text' ? 'text' : 'attr');
   }
   slotsOf.set(strings, slots);
   return slots;
+}
+
+const SLOT_RULE: Record<Exclude<Slot, 'text'>, string> = {
+  attr: 'a quoted attribute value takes text, not markup',
+  tag: 'a value inside a tag, outside quotes, must be SafeHtml (attributes we wrote) or nothing',
+  unquoted: 'attribute values must be quoted in the template',
+};
+
+function isAllowedIn(slot: Exclude<Slot, 'text'>, v: HtmlValue): boolean {
+  if (slot === 'unquoted') return false;
+  const nothing = v === '' || v === null || v === undefined || typeof v === 'boolean';
+  // Markup in an attribute value would end it at its first quote; text is escaped and stays inside.
+  if (slot === 'attr') return !(v instanceof SafeHtml) && !Array.isArray(v);
+  return nothing || v instanceof SafeHtml;
 }
 
 /**
@@ -214,7 +228,8 @@ function templateSlots(strings: TemplateStringsArray): Slot[] {
  * unless it is a `SafeHtml`. Escaping protects text and quoted attribute
  * values only, so the template's shape is checked too (once per call site):
  * inside a tag but outside quotes only `SafeHtml` (attributes we wrote) or
- * nothing may go, and an unquoted attribute value is refused whatever it is. A URL from a
+ * nothing may go, a quoted attribute value takes text but never `SafeHtml`,
+ * and an unquoted attribute value is refused whatever it is. A URL from a
  * transcript must still be checked before it goes into `href`/`src` (escaping
  * keeps it inside the attribute; it does not make `javascript:` safe).
  */
@@ -223,9 +238,9 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Saf
   let out = strings[0];
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    const nothing = v === '' || v === null || v === undefined || typeof v === 'boolean';
-    if (slots[i] === 'unquoted' || (slots[i] === 'tag' && !nothing && !(v instanceof SafeHtml))) {
-      throw new TypeError(`html\`\`: ${slots[i] === 'unquoted' ? 'an unquoted attribute value' : 'a value inside a tag, outside quotes,'} must be SafeHtml (near ${JSON.stringify(strings[i].slice(-40))})`);
+    const slot = slots[i];
+    if (slot !== 'text' && !isAllowedIn(slot, v)) {
+      throw new TypeError(`html\`\`: ${SLOT_RULE[slot]} (near ${JSON.stringify(strings[i].slice(-40))})`);
     }
     out += interpolate(v) + strings[i + 1];
   }

@@ -197,6 +197,8 @@ describe('html checks the shape of its template', () => {
     expect(() => html`<div title=${'x onclick=alert(1)'}>x</div>`).toThrow(TypeError);
     expect(() => html`<div title=${html`x`}>x</div>`).toThrow(TypeError);
     expect(() => html`<${'script'}>alert(1)</script>`).toThrow(TypeError);
+    // Markup in a quoted value would end it at its first quote.
+    expect(() => html`<p title="${html`<a href="x" onclick="alert(1)">`}">x</p>`).toThrow(TypeError);
   });
 
   it('allows SafeHtml attributes and nothing inside a tag, and strings in text and quoted values', () => {
