@@ -264,16 +264,19 @@ export function joinHtml(parts: readonly HtmlValue[], separator: HtmlValue = '')
 /**
  * Replaces matches of `pattern` (global) in safe markup by safe markup: `replace`
  * returns the `SafeHtml` to put in place of a match, or `undefined` to keep the
- * match as it was. Every character of the result comes from `markup` or from a
- * replacement, so the result is as safe as they are. The deferred highlighter
- * uses it to put code blocks in place of its placeholders.
+ * match as it was. Only a run of plain text (no `<>"'&=`) may be replaced, so no
+ * tag or quote of `markup` is cut: the result is markup's own structure with
+ * `SafeHtml` put in at text positions. The deferred highlighter uses it to put
+ * code blocks in place of its placeholders.
  */
 export function spliceHtml(markup: SafeHtml, pattern: RegExp, replace: (match: string, groups: Array<string | undefined>) => SafeHtml | undefined): SafeHtml {
   if (!pattern.global) throw new TypeError('spliceHtml needs a global pattern');
   const out = markup.value.replace(pattern, (match: string, ...rest: unknown[]) => {
     const groups = rest.slice(0, -2).filter((g): g is string | undefined => typeof g === 'string' || g === undefined);
     const r = replace(match, groups);
-    return r === undefined ? match : r.value;
+    if (r === undefined) return match;
+    if (/[<>"'&=]/.test(match)) throw new TypeError('spliceHtml replaces plain text only, never markup');
+    return r.value;
   });
   return new SafeHtml(MAKER, out);
 }

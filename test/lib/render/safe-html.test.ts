@@ -139,6 +139,9 @@ describe('the two makers', () => {
     const out = spliceHtml(base, /@(\d)@/g, (_m, [n]) => (n === '1' ? html`<b>one</b>` : undefined));
     expect(out.value).toBe(`<p><b>one</b> and @2@ ${escapeOf(EVIL)}</p>`);
     expect(() => spliceHtml(base, /@/, () => undefined)).toThrow(TypeError);
+    // Cutting markup (a quote, a tag) could let text out of an attribute: refused.
+    expect(() => spliceHtml(html`<p title="${'a'}">x</p>`, /"/g, () => html``)).toThrow(TypeError);
+    expect(spliceHtml(html`<p title="a">x</p>`, /"/g, () => undefined).value).toBe('<p title="a">x</p>');
   });
 });
 
