@@ -44,8 +44,8 @@ const THEME_SCRIPT = `try{const t=localStorage.getItem('sessionpress-theme');if(
 export async function sessionToHtml(session: Session, options: HtmlExportOptions): Promise<string> {
   const shown = options.turnFilter ? { ...session, turns: session.turns.filter((t) => options.turnFilter!(t.index)) } : session;
   const rendered = await renderSession(shown, { pageSize: Math.max(1, shown.turns.length), assetBase: ASSET_PREFIX, indexToolOutput: false, indexThinking: false });
-  const transcript = inlineAssets(rendered.pages.join('\n'), rendered.assets);
-  const abandoned = options.turnFilter ? '' : inlineAssets(rendered.abandoned, rendered.assets);
+  const transcript = inlineAssets(rendered.pages.map((p) => p.value).join('\n'), rendered.assets);
+  const abandoned = options.turnFilter ? '' : inlineAssets(rendered.abandoned.value, rendered.assets);
   const [css, script] = await Promise.all([readStyles(options.root), bundlePageScript(options.root)]);
   const body = [
     `<a class="skip-link" href="#main">Skip to content</a>`,

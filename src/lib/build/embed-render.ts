@@ -1,5 +1,6 @@
 import type { createRedactor } from '../redact/index.js';
-import { createRenderContext, prepareMessages, renderMessage } from '../render/render-message.js';
+import { createRenderContext, prepareMessages, renderMessageSafe } from '../render/render-message.js';
+import { html, joinHtml, type SafeHtml } from '../render/sanitize.js';
 import type { Session } from '../transcript/types.js';
 import { EmbedError, resolveEmbed, type EmbedRef } from '../site/embed.js';
 import { pageOfMessage } from '../site/pages.js';
@@ -18,6 +19,9 @@ export interface EmbedSettings {
 }
 
 export interface RenderedEmbed {
+  /** The rendered excerpt, for the page (src/components/Html.astro). */
+  markup: SafeHtml;
+  /** `markup` as text. */
   html: string;
   /** Link to the embedded part on the session page. */
   href: string;
@@ -74,10 +78,10 @@ export async function renderEmbed(settings: EmbedSettings, ref: EmbedRef): Promi
   await prepareMessages(picked.messages);
   // Message by message rather than renderTranscript (same output, joined the same way), to know
   // which messages show at all: meta caveats and synthetic filler render nothing on the session page either.
-  const shown: Array<{ uuid: string; html: string }> = [];
+  const shown: Array<{ uuid: string; html: SafeHtml }> = [];
   for (const m of picked.messages) {
-    const html = renderMessage(m, ctx);
-    if (html) shown.push({ uuid: m.uuid, html });
+    const markup = renderMessageSafe(m, ctx);
+    if (markup.value) shown.push({ uuid: m.uuid, html: markup });
   }
   if (shown.length === 0) {
     throw new EmbedError(`it names only messages the session page does not show (such as meta caveats); pick a visible one`);
@@ -88,5 +92,6 @@ export async function renderEmbed(settings: EmbedSettings, ref: EmbedRef): Promi
   const href = sessionUrl(settings.base, sessionEntryId(projectSlug, session.sessionId), { page, message: anchor });
   // A range counts what the reader sees, not the hidden entries inside it.
   const label = picked.kind === 'range' ? `${shown.length} message${shown.length === 1 ? '' : 's'}` : picked.label;
-  return { html: shown.map((s) => s.html).join('\n'), href, title: session.title, label };
+  const markup = joinHtml(shown.map((s) => s.html), html`\n`);
+  return { markup, html: markup.value, href, title: session.title, label };
 }

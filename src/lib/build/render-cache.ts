@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { reviveCachedHtml, type SafeHtml } from '../render/sanitize.js';
 import type { RenderedSession } from './render-session.js';
 
 /**
@@ -20,6 +21,14 @@ export type RenderCache = ReturnType<typeof createRenderCache>;
  * sessions (`assets/<name>`). The loader writes it, the pages read it.
  * Everything in it is rendered from redacted data.
  *
+ * Pages go in as `SafeHtml` (the renderer's output: `html` and the sanitiser)
+ * and come out as `SafeHtml` again through `reviveCachedHtml`, which no other
+ * module may call (test/lib/render/safe-html.test.ts): a file cannot carry the
+ * brand, and sanitising every page again at page time would bring back the
+ * whole-page pass the brand exists to remove. What this module reads back is
+ * only ever what `write` wrote, under Astro's cache folder, which is as trusted
+ * as `dist/` (whoever can write one can write the other).
+ *
  * @param astroCacheDir Astro's cache folder (`cacheDir`): the render cache is its `sessionpress/`, so it is cleared with it
  */
 export function createRenderCache(astroCacheDir: string) {
@@ -37,8 +46,8 @@ export function createRenderCache(astroCacheDir: string) {
       await rm(dir, { recursive: true, force: true });
       await mkdir(dir, { recursive: true });
       await mkdir(assetsDir, { recursive: true });
-      await Promise.all(rendered.pages.map((html, i) => writeFile(pageFile(key, i + 1), html)));
-      await writeFile(join(dir, 'abandoned.html'), rendered.abandoned);
+      await Promise.all(rendered.pages.map((html, i) => writeFile(pageFile(key, i + 1), html.value)));
+      await writeFile(join(dir, 'abandoned.html'), rendered.abandoned.value);
       await writeFile(markdownFile(key), markdown);
       for (const a of rendered.assets) {
         const path = join(assetsDir, a.name);
@@ -46,12 +55,12 @@ export function createRenderCache(astroCacheDir: string) {
       }
     },
     /** One rendered page of a session, and its abandoned branches on page 1. */
-    async readPage(key: string, page: number): Promise<{ transcript: string; abandoned: string }> {
+    async readPage(key: string, page: number): Promise<{ transcript: SafeHtml; abandoned: SafeHtml }> {
       const [transcript, abandoned] = await Promise.all([
         readFile(pageFile(key, page), 'utf8'),
         page === 1 ? readFile(join(root, key, 'abandoned.html'), 'utf8') : Promise.resolve(''),
       ]);
-      return { transcript, abandoned };
+      return { transcript: reviveCachedHtml(transcript), abandoned: reviveCachedHtml(abandoned) };
     },
     /** The whole session as Markdown (`markdownTwin`), served beside its first page. */
     readMarkdown(key: string): Promise<string> {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createRenderContext, prepareMessages, renderTranscript, startPage } from '../render/render-message.js';
+import { createRenderContext, prepareMessages, renderTranscriptSafe, startPage } from '../render/render-message.js';
+import { html, joinHtml, type SafeHtml } from '../render/sanitize.js';
 import type { Message, Session, Turn } from '../transcript/types.js';
 import { paginateTurns, shownCalls } from '../site/pages.js';
 import { promptTitleText, shortenTitle } from '../transcript/build-session.js';
@@ -23,9 +24,9 @@ export interface AssetRef {
 
 export interface RenderedSession {
   /** Transcript HTML of each page, in order. */
-  pages: string[];
+  pages: SafeHtml[];
   /** HTML of the abandoned branches, shown apart from the transcript. */
-  abandoned: string;
+  abandoned: SafeHtml;
   toc: TocItem[];
   /** Files touched, subagents and commits, bounded (see session-overview.ts). */
   overview: SessionOverview;
@@ -84,7 +85,7 @@ export async function renderSession(session: Session, options: RenderSessionOpti
     forkMarkers.set(b.forkParentUuid, list);
   }
 
-  const pages: string[] = [];
+  const pages: SafeHtml[] = [];
   const anchors: Record<string, number> = {};
   const toolAnchors: Record<string, number> = {};
   const toc: TocItem[] = [];
@@ -92,7 +93,7 @@ export async function renderSession(session: Session, options: RenderSessionOpti
   const chunks = paginateTurns(session.turns, options.pageSize);
   for (const [i, turns] of chunks.entries()) {
     const page = i + 1;
-    const parts: string[] = [];
+    const parts: SafeHtml[] = [];
     startPage(ctx);
     for (const turn of turns) {
       const facts = overview.add(turn, page);
@@ -101,38 +102,41 @@ export async function renderSession(session: Session, options: RenderSessionOpti
       for (const call of shownCalls(turn.messages)) toolAnchors[call.id] ??= page;
       parts.push(renderTurn(turn, ctx, forkMarkers));
     }
-    pages.push(parts.join('\n'));
+    pages.push(joinHtml(parts, NEWLINE));
   }
 
   startPage(ctx);
-  const abandoned = session.abandoned
-    .map((b, i) => {
-      const body = renderTranscript(b.messages, ctx);
-      return `<details class="branch" data-branch="abandoned" id="b-${attr(b.firstUuid)}" data-fork-parent="${attr(b.forkParentUuid)}" data-pagefind-ignore="all"><summary>Abandoned branch ${i + 1} · ${b.messages.length} message${b.messages.length === 1 ? '' : 's'} · not taken</summary>${body}</details>`;
-    })
-    .join('\n');
+  const abandoned = joinHtml(
+    session.abandoned.map((b, i) => {
+      const body = renderTranscriptSafe(b.messages, ctx);
+      return html`<details class="branch" data-branch="abandoned" id="b-${attr(b.firstUuid)}" data-fork-parent="${attr(b.forkParentUuid)}" data-pagefind-ignore="all"><summary>Abandoned branch ${i + 1} · ${b.messages.length} message${b.messages.length === 1 ? '' : 's'} · not taken</summary>${body}</details>`;
+    }),
+    NEWLINE,
+  );
 
   return { pages, abandoned, toc, overview: overview.result(), anchors, toolAnchors, assets: [...assets.values()] };
 }
 
-function renderTurn(turn: Turn, ctx: ReturnType<typeof createRenderContext>, forkMarkers: Map<string, string[]>): string {
+const NEWLINE = html`\n`;
+
+function renderTurn(turn: Turn, ctx: ReturnType<typeof createRenderContext>, forkMarkers: Map<string, string[]>): SafeHtml {
   // Render runs of messages between fork points, so the marker lands right after its parent.
-  const out: string[] = [];
+  const out: SafeHtml[] = [];
   let run: Message[] = [];
   for (const m of turn.messages) {
     run.push(m);
     const ids = m.kind === 'assistant' ? m.uuids : [m.uuid];
     const forks = ids.flatMap((id) => forkMarkers.get(id) ?? []);
     if (forks.length) {
-      out.push(renderTranscript(run, ctx));
+      out.push(renderTranscriptSafe(run, ctx));
       run = [];
       for (const first of forks) {
-        out.push(`<p class="fork-marker" data-pagefind-ignore="all"><a href="#b-${attr(first)}">A branch was rewound here — open the abandoned version</a></p>`);
+        out.push(html`<p class="fork-marker" data-pagefind-ignore="all"><a href="#b-${attr(first)}">A branch was rewound here — open the abandoned version</a></p>`);
       }
     }
   }
-  if (run.length) out.push(renderTranscript(run, ctx));
-  return `<section class="turn" data-turn="${turn.index}">${out.join('\n')}</section>`;
+  if (run.length) out.push(renderTranscriptSafe(run, ctx));
+  return html`<section class="turn" data-turn="${turn.index}">${joinHtml(out, NEWLINE)}</section>`;
 }
 
 function tocText(text: string): string {

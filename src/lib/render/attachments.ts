@@ -234,7 +234,7 @@ function memory(a: Record<string, unknown>, ctx: RenderContext): MessageView {
   const path = displayPath(a) || str(c?.path) || 'memory';
   const text = str(c?.content) ?? (typeof a.content === 'string' ? a.content : '');
   if (!text.trim()) return contextLine(html`Memory loaded: ${pathHtml(path)}`);
-  return contextDetails(html`Memory loaded: ${pathHtml(path)} · ${linesLabel(lineCount(text))}`, markdownBlock(text, ctx));
+  return contextDetails(html`Memory loaded: ${pathHtml(path)} · ${linesLabel(lineCount(text))}`, markdownBlock(text));
 }
 
 /** A directory listing the model was given. */
@@ -268,7 +268,7 @@ function ideSelection(a: Record<string, unknown>): MessageView {
 function invokedSkills(a: Record<string, unknown>, ctx: RenderContext): MessageView {
   const skills = (Array.isArray(a.skills) ? a.skills : []).map(obj).filter((s): s is Record<string, unknown> => !!s);
   const names = skills.map((s) => str(s.name) ?? '?');
-  const bodies = skills.filter((s) => str(s.content)?.trim()).map((s) => html`${skills.length > 1 ? html`<p class="field-label">${str(s.name) ?? ''}</p>` : ''}${markdownBlock(str(s.content) as string, ctx)}`);
+  const bodies = skills.filter((s) => str(s.content)?.trim()).map((s) => html`${skills.length > 1 ? html`<p class="field-label">${str(s.name) ?? ''}</p>` : ''}${markdownBlock(str(s.content) as string)}`);
   const summary = html`Skill${names.length === 1 ? '' : 's'} loaded: ${names.map((n, i) => html`${i ? ', ' : ''}<code>${n}</code>`)}`;
   return bodies.length ? contextDetails(summary, joinHtml(bodies)) : contextLine(summary);
 }
@@ -303,7 +303,7 @@ function queuedCommand(a: Record<string, unknown>, ctx: RenderContext): MessageV
   const p = a.prompt;
   const text = typeof p === 'string' ? p : Array.isArray(p) ? p.map((b) => str(obj(b)?.text) ?? '').filter(Boolean).join('\n\n') : '';
   if (!text.trim()) return undefined;
-  return { kind: 'prompt', label: 'queued', extraClass: 'queued', body: html`<div class="msg-body">${markdownBlock(text, ctx, 'md', '5')}</div>` };
+  return { kind: 'prompt', label: 'queued', extraClass: 'queued', body: html`<div class="msg-body">${markdownBlock(text, 'md', '5')}</div>` };
 }
 
 /** An attachment kind not known here: collapsed, its type named, its short text fields listed. */

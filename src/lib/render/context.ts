@@ -18,12 +18,6 @@ export interface RenderContext {
   renderThinking: boolean;
   /** Let search index thinking. Default false. */
   indexThinking: boolean;
-  /**
-   * Run each finished message through the sanitiser (default true: defence in
-   * depth, about 0.8 MB/s of HTML). When false, only markdown output is
-   * sanitised and everything else relies on escaping through `html`.
-   */
-  finalSanitize: boolean;
   /** Nesting depth: 0 for the session, 1 inside a subagent, and so on. */
   depth: number;
   /**
@@ -34,8 +28,7 @@ export interface RenderContext {
   promptNumber(messageUuid: string): number | undefined;
   /**
    * Renders nested messages (a subagent transcript) with this context's
-   * settings one level deeper. The result is embedded in a message whose final
-   * HTML is sanitised as a whole.
+   * settings one level deeper.
    */
   renderMessages(messages: Message[], options?: { answer?: string }): SafeHtml;
   /**
@@ -57,6 +50,10 @@ export interface RenderContextOptions {
   indexToolOutput?: boolean;
   renderThinking?: boolean;
   indexThinking?: boolean;
+  /**
+   * @deprecated Ignored. There is no whole-message sanitiser pass any more: renderer
+   * output is `SafeHtml` by construction and markdown is sanitised where it is made.
+   */
   finalSanitize?: boolean;
   /** The session's turns: makes prompt numbers match `Turn.index` however the transcript is split up. */
   turns?: Turn[];

@@ -10,12 +10,16 @@
  * css-variables theme (`var(--shiki-token-keyword)` becomes `class="t-k"`),
  * and transcript.css maps the classes to colours for the light and dark themes.
  * Thousands of blocks stay small, and the sanitiser can forbid `style` outright.
+ *
+ * The markup is built from shiki's tokens (`codeToTokensBase`), never from its
+ * HTML, with the `html` tag: token text is escaped and class names come from
+ * token-classes.ts, so the output is `SafeHtml` without a sanitiser pass.
  */
 import { bundledLanguages, createCssVariablesTheme, createHighlighter, type Highlighter } from 'shiki';
 import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
 import { cleanTerminal, hasAnsi, stripAnsi } from './ansi.js';
 import { PLAIN_LANGS, resolveLanguage } from './languages.js';
-import { escapeHtml, trustedHtml, type SafeHtml } from './sanitize.js';
+import { html, spliceHtml, type HtmlValue, type SafeHtml } from './sanitize.js';
 import { LAZY_ATTR, THEME_NAME, THEME_OPTIONS, toLine, type Line } from './token-classes.js';
 
 // Re-exported: renderers and tests import the whole highlighting API from this module.
@@ -118,8 +122,8 @@ export interface HighlightOptions {
 export function highlightCode(code: string, options: HighlightOptions = {}): SafeHtml {
   const text = code.replace(/\r\n?/g, '\n');
   const id = resolveLanguage(options.lang);
-  if (deferring && isDeferrable(text, id)) return trustedHtml(deferring.add(() => codeBlock(text, id, options, true), () => codeBlock(text, id, options, false)));
-  return trustedHtml(codeBlock(text, id, options, true));
+  if (deferring && isDeferrable(text, id)) return deferring.add(() => codeBlock(text, id, options, true), () => codeBlock(text, id, options, false));
+  return codeBlock(text, id, options, true);
 }
 
 /**
@@ -128,25 +132,29 @@ export function highlightCode(code: string, options: HighlightOptions = {}): Saf
  * the page script draws the gutter when the block is shown (src/scripts/gutter.ts). Most numbered code
  * (files read and written) starts closed, and its gutters were ~3% of a long page.
  */
-function codeBlock(text: string, id: string | undefined, options: HighlightOptions, highlight: boolean): string {
+function codeBlock(text: string, id: string | undefined, options: HighlightOptions, highlight: boolean): SafeHtml {
   let lines = highlight ? tokenize(text, id) : plainLines(text);
   const cls = ['code', options.className].filter(Boolean).join(' ');
-  const langAttr = id ? ` data-lang="${escapeHtml(id)}"` : '';
-  const lazy = highlight ? '' : ` ${LAZY_ATTR}`;
+  const langAttr = id ? html` data-lang="${id}"` : '';
+  const lazy = highlight ? '' : LAZY_ATTR_HTML;
   let numbering = options;
-  let startAttr = '';
+  let startAttr: HtmlValue = '';
   if (!highlight) {
     lines = withoutTrailingEmpty(lines);
     const start = consecutiveStart(lines.length, options);
     if (start !== undefined) {
       numbering = { ...options, lineNumbers: false, lineLabel: undefined };
-      startAttr = ` ${GUTTER_START_ATTR}="${start}"`;
+      startAttr = html` data-start="${start}"`;
     }
   }
   // tabindex: a block that scrolls sideways must be reachable with the keyboard; one that wraps never does.
-  const focus = wraps(options.className) ? '' : ' tabindex="0"';
-  return `<pre class="${escapeHtml(cls)}"${langAttr}${lazy}${startAttr}${focus}><code>${renderLines(lines, numbering)}</code></pre>`;
+  const focus = wraps(options.className) ? '' : TABINDEX_HTML;
+  return html`<pre class="${cls}"${langAttr}${lazy}${startAttr}${focus}><code>${renderLines(lines, numbering)}</code></pre>`;
 }
+
+/** `LAZY_ATTR` with its leading space, as markup (a literal in `html`; checked against the constant below). */
+export const LAZY_ATTR_HTML = html` data-hl="lazy"`;
+const TABINDEX_HTML = html` tabindex="0"`;
 
 /** Blocks whose lines wrap instead of scrolling sideways (transcript.css: `pre.command, pre.plain`). */
 const WRAPPING_CLASSES = new Set(['command', 'plain']);
@@ -157,6 +165,10 @@ function wraps(className: string | undefined): boolean {
 
 /** Where a lazy block's line numbering starts, for the page script's gutter (see `codeBlock`). */
 export const GUTTER_START_ATTR = 'data-start';
+
+// The attribute is a literal in `html` (a template never takes markup from a variable); the
+// constant is what the page script looks for, so the two must agree.
+if (LAZY_ATTR_HTML.value !== ` ${LAZY_ATTR}`) throw new Error('highlight.ts: LAZY_ATTR_HTML and LAZY_ATTR disagree');
 
 /** The number of the first line when a block's lines are numbered one after another; else undefined. */
 function consecutiveStart(count: number, options: HighlightOptions): number | undefined {
@@ -187,7 +199,7 @@ export { LAZY_ATTR } from './token-classes.js';
 let deferring: DeferredScope | undefined;
 
 interface DeferredScope {
-  add(highlighted: () => string, plain: () => string): string;
+  add(highlighted: () => SafeHtml, plain: () => SafeHtml): SafeHtml;
 }
 
 const NONCE = Math.random().toString(36).slice(2, 10);
@@ -202,19 +214,23 @@ function isDeferrable(text: string, id: string | undefined): boolean {
 /**
  * Runs `render` (synchronous: it builds one message's markup) with highlighting
  * deferred, then resolves the placeholders in its result, highlighting only
- * the code that is shown without opening anything. The result still has to go
- * through the sanitiser, like any message markup.
+ * the code that is shown without opening anything. With `SafeHtml` in, the
+ * result is `SafeHtml` (placeholders are replaced by `SafeHtml` code blocks);
+ * a plain string in gives a plain string out.
  */
-export function withDeferredHighlighting(render: () => string): string {
+export function withDeferredHighlighting(render: () => SafeHtml): SafeHtml;
+export function withDeferredHighlighting(render: () => string): string;
+export function withDeferredHighlighting(render: () => SafeHtml | string): SafeHtml | string {
   if (deferring) return render();
-  const items: Array<{ highlighted: () => string; plain: () => string }> = [];
+  const items: Array<{ highlighted: () => SafeHtml; plain: () => SafeHtml }> = [];
   deferring = {
     add(highlighted, plain) {
       items.push({ highlighted, plain });
-      return `\uE000${NONCE}:${items.length - 1}\uE001`;
+      // Escaping leaves these characters as they are: the placeholder is found again in the markup.
+      return html`${`\uE000${NONCE}:${items.length - 1}\uE001`}`;
     },
   };
-  let markup: string;
+  let markup: SafeHtml | string;
   try {
     markup = render();
   } finally {
@@ -224,10 +240,10 @@ export function withDeferredHighlighting(render: () => string): string {
   // A stack of the enclosing <details>: true for each one that is closed.
   const closed: boolean[] = [];
   let closedDepth = 0;
-  return markup.replace(PLACEHOLDER_RE, (match: string, index: string | undefined) => {
+  const resolve = (match: string, index: string | undefined): SafeHtml | undefined => {
     if (index !== undefined) {
       const item = items[Number(index)];
-      return item ? (closedDepth > 0 ? item.plain() : item.highlighted()) : '';
+      return item ? (closedDepth > 0 ? item.plain() : item.highlighted()) : html``;
     }
     if (match[1] === '/') {
       if (closed.pop()) closedDepth--;
@@ -236,8 +252,10 @@ export function withDeferredHighlighting(render: () => string): string {
       closed.push(isClosed);
       if (isClosed) closedDepth++;
     }
-    return match;
-  });
+    return undefined;
+  };
+  if (typeof markup === 'string') return markup.replace(PLACEHOLDER_RE, (match: string, index: string | undefined) => resolve(match, index)?.value ?? match);
+  return spliceHtml(markup, PLACEHOLDER_RE, (match, [index]) => resolve(match, index));
 }
 
 /**
@@ -248,16 +266,16 @@ export function withDeferredHighlighting(render: () => string): string {
  * `withDeferredHighlighting`, or for code no grammar would colour, it is
  * `highlighted()` at once.
  */
-export function highlightWhenShown(code: string, lang: string | undefined, highlighted: () => string, plain: () => string): SafeHtml {
+export function highlightWhenShown(code: string, lang: string | undefined, highlighted: () => SafeHtml, plain: () => SafeHtml): SafeHtml {
   const id = resolveLanguage(lang);
-  if (deferring && isDeferrable(code, id)) return trustedHtml(deferring.add(highlighted, plain));
-  return trustedHtml(highlighted());
+  if (deferring && isDeferrable(code, id)) return deferring.add(highlighted, plain);
+  return highlighted();
 }
 
-/** Highlights code and returns only the inner line markup (for callers that build their own `<pre>`). */
-export function highlightLines(code: string, options: HighlightOptions = {}): SafeHtml {
+/** Highlights code and returns the markup of each line (for callers that build their own `<pre>`: diffs). */
+export function highlightLines(code: string, options: Pick<HighlightOptions, 'lang'> = {}): SafeHtml[] {
   const id = resolveLanguage(options.lang);
-  return trustedHtml(renderLines(tokenize(code.replace(/\r\n?/g, '\n'), id), options));
+  return withoutTrailingEmpty(tokenize(code.replace(/\r\n?/g, '\n'), id)).map((line) => html`${lineParts(line, [])}`);
 }
 
 function tokenize(text: string, id: string | undefined): Line[] {
@@ -299,7 +317,26 @@ function plainLines(text: string): Line[] {
  */
 const TOKENIZE_LIMITS = { tokenizeTimeLimit: 0, tokenizeMaxLineLength: 10_000 } as const;
 
-function renderLines(lines: Line[], options: HighlightOptions): string {
+/** The opening `<span>` of each token class, made once: a page has tens of thousands of token spans. */
+const spanOpen = new Map<string, SafeHtml>();
+const SPAN_CLOSE = html`</span>`;
+const NEWLINE = html`\n`;
+
+/** Appends a line's tokens to `out`: token text as strings (which `html` escapes), spans as `SafeHtml`. */
+function lineParts(line: Line, out: HtmlValue[]): HtmlValue[] {
+  for (const tok of line) {
+    if (!tok.cls) {
+      out.push(tok.content);
+      continue;
+    }
+    let open = spanOpen.get(tok.cls);
+    if (!open) spanOpen.set(tok.cls, (open = html`<span class="${tok.cls}">`));
+    out.push(open, tok.content, SPAN_CLOSE);
+  }
+  return out;
+}
+
+function renderLines(lines: Line[], options: HighlightOptions): SafeHtml {
   lines = withoutTrailingEmpty(lines);
   const start = options.startLine ?? 1;
   const numbered = !!options.lineLabel || !!options.lineNumbers;
@@ -308,21 +345,18 @@ function renderLines(lines: Line[], options: HighlightOptions): string {
     const l = options.lineLabel(i);
     return l === undefined ? '' : String(l);
   };
-  const body = (line: Line): string => {
-    let out = '';
-    for (const tok of line) {
-      const content = escapeHtml(tok.content);
-      out += tok.cls ? `<span class="${tok.cls}">${content}</span>` : content;
-    }
-    return out;
-  };
-  const code = lines.map(body).join('\n');
+  const parts: HtmlValue[] = [];
+  lines.forEach((line, i) => {
+    if (i > 0) parts.push(NEWLINE);
+    lineParts(line, parts);
+  });
+  const code = html`${parts}`;
   if (!numbered) return code;
   // Numbers sit in a gutter column beside the code, one per line: an element per line with its
   // number in an attribute was a tenth of a site's bytes. The gutter is not copied, read out or indexed.
-  const gutter = lines.map((_, i) => escapeHtml(label(i))).join('\n');
+  const gutter = lines.map((_, i) => label(i)).join('\n');
   // Search skips the gutter by its class (interface-labels.ts); src/scripts/gutter.ts draws the same markup.
-  return `<span class="gutter" aria-hidden="true">${gutter}</span><span class="src">${code}</span>`;
+  return html`<span class="gutter" aria-hidden="true">${gutter}</span><span class="src">${code}</span>`;
 }
 
 /** Renders terminal output: colours when it has ANSI codes, plain text otherwise. */

@@ -84,8 +84,8 @@ export interface MarkdownRenderer {
 const BLOCK_NEWLINE = /(<\/(?:p|li|ul|ol|h[1-6]|blockquote|pre|table|thead|tbody|tr|th|td)>|<(?:ul|ol|thead|tbody|tr|blockquote)>|<hr>)\n/g;
 
 /**
- * Markdown to HTML without the final sanitising pass, for callers that sanitise
- * the whole fragment they embed it in (the message renderer does).
+ * Markdown to HTML, not yet sanitised: a plain string, which nothing takes as
+ * markup until `sanitized` (tools/common.ts `markdownHtml`) has been through it.
  */
 export function markdownToUnsanitizedHtml(md: string): string {
   if (!md) return '';

@@ -1,5 +1,6 @@
 /**
- * Renders transcript messages to sanitised HTML.
+ * Renders transcript messages to `SafeHtml`: built with the escaping `html` tag,
+ * markdown through the sanitiser (sanitize.ts), so no second pass over the whole.
  *
  * HTML contract (tests, permalinks and search rely on it):
  * - each message: `<article class="msg msg-<kind>" id="m-<uuid>" data-uuid="<uuid>" data-kind="<kind>">`,
@@ -27,13 +28,13 @@ import { systemView, type MessageView } from './system.js';
 import { commandExpansion, renderPromptText } from './tagged-text.js';
 import { agentOriginLink, compactionAgentHtml, forkedAgentsHtml } from './tools/agent.js';
 import { hasServerCall, renderDocumentBlock, renderOrphanServerResult, renderRedactedThinking, renderServerToolUse } from './tools/content-blocks.js';
-import { escapeHtml, html, joinHtml, sanitizeHtml, trustedHtml, type HtmlValue, type SafeHtml } from './sanitize.js';
+import { html, joinHtml, type HtmlValue, type SafeHtml } from './sanitize.js';
 import { markdownBlock, renderImages, terminalBlock } from './tools/common.js';
 import { obj, str } from './tool-data.js';
 
 export type { RenderContext, RenderContextOptions } from './context.js';
 
-type ResolvedOptions = Required<Omit<RenderContextOptions, 'turns'>> & { promptNumber: (uuid: string) => number | undefined; shown: Map<string, string> };
+type ResolvedOptions = Required<Omit<RenderContextOptions, 'turns' | 'finalSanitize'>> & { promptNumber: (uuid: string) => number | undefined; shown: Map<string, string> };
 
 /** Builds a context at a given depth; `renderMessages` renders one level deeper. */
 function contextAt(options: ResolvedOptions, depth: number): RenderContext {
@@ -42,7 +43,6 @@ function contextAt(options: ResolvedOptions, depth: number): RenderContext {
     indexToolOutput: options.indexToolOutput,
     renderThinking: options.renderThinking,
     indexThinking: options.indexThinking,
-    finalSanitize: options.finalSanitize,
     depth,
     promptNumber: depth === 0 ? options.promptNumber : () => undefined,
     shownBefore(markup: string, id: string): string | undefined {
@@ -61,14 +61,14 @@ function contextAt(options: ResolvedOptions, depth: number): RenderContext {
           prev = m;
         }
       }
-      return joinHtml(out, '\n');
+      return joinHtml(out, html`\n`);
     },
   };
 }
 
 /**
  * Creates the render context. Defaults: tool output and thinking not indexed,
- * thinking rendered collapsed, every message sanitised at the end.
+ * thinking rendered collapsed.
  *
  * Rendering is synchronous, so highlighting needs the grammars loaded first:
  * `await prepareMessages(messages)` (or at least `await loadHighlighter()`)
@@ -95,7 +95,6 @@ export function createRenderContext(options: RenderContextOptions): RenderContex
       indexToolOutput: options.indexToolOutput ?? false,
       renderThinking: options.renderThinking ?? true,
       indexThinking: options.indexThinking ?? false,
-      finalSanitize: options.finalSanitize ?? true,
       promptNumber,
       shown,
     },
@@ -191,42 +190,43 @@ export function continuesReply(m: Message, prev: Message | undefined): boolean {
 }
 
 /**
- * Renders one message as sanitised HTML (empty for hidden messages). Tool
- * results are rendered inside their tool call, subagent transcripts inside
- * their Task call.
+ * Renders one message (empty for hidden messages). Tool results are rendered
+ * inside their tool call, subagent transcripts inside their Task call.
  */
-export function renderMessage(message: Message, ctx: RenderContext, options: RenderMessageOptions = {}): string {
+export function renderMessageSafe(message: Message, ctx: RenderContext, options: RenderMessageOptions = {}): SafeHtml {
   // Code in closed <details> is left plain (and highlighted in the browser when opened): see highlight.ts.
-  const out = withDeferredHighlighting(() => renderMessageHtml(message, ctx, options).value);
-  return ctx.finalSanitize ? sanitizeHtml(out) : out;
+  return withDeferredHighlighting(() => renderMessageHtml(message, ctx, options));
+}
+
+/** `renderMessageSafe` as text (tests, previews); pages are built from the `SafeHtml`. */
+export function renderMessage(message: Message, ctx: RenderContext, options: RenderMessageOptions = {}): string {
+  return renderMessageSafe(message, ctx, options).value;
 }
 
 /**
  * Renders a transcript (or any run of it): every message in order, human
- * prompts numbered by `ctx.promptNumber`. Each message is sanitised (unless
- * `ctx.finalSanitize` is off), so the result is sanitiser output.
+ * prompts numbered by `ctx.promptNumber`.
  */
-export function renderTranscript(messages: Message[], ctx: RenderContext): string {
-  const out: string[] = [];
+export function renderTranscriptSafe(messages: Message[], ctx: RenderContext): SafeHtml {
+  const out: SafeHtml[] = [];
   let prev: Message | undefined;
   for (const m of messages) {
-    const h = renderMessage(m, ctx, { continues: continuesReply(m, prev) });
-    if (h) {
+    const h = renderMessageSafe(m, ctx, { continues: continuesReply(m, prev) });
+    if (h.value) {
       out.push(h);
       prev = m;
     }
   }
-  return out.join('\n');
+  return joinHtml(out, html`\n`);
 }
 
-/** `prepareMessages` then `renderTranscript`. */
-export async function renderTranscriptAsync(messages: Message[], ctx: RenderContext): Promise<string> {
-  await prepareMessages(messages);
-  return renderTranscript(messages, ctx);
+/** `renderTranscriptSafe` as text (tests, previews); pages are built from the `SafeHtml`. */
+export function renderTranscript(messages: Message[], ctx: RenderContext): string {
+  return renderTranscriptSafe(messages, ctx).value;
 }
 
 
-/** Unsanitised (trusted) markup of one message; embedded by nested rendering. */
+/** Markup of one message with highlighting placeholders unresolved; embedded by nested rendering. */
 export function renderMessageHtml(message: Message, ctx: RenderContext, options: RenderMessageOptions = {}): SafeHtml {
   try {
     switch (message.kind) {
@@ -276,7 +276,7 @@ interface FrameOptions {
  * heading with an id, so a search hit opens the very message it matched.
  */
 function frame(kind: string, uuid: string, timestamp: string | undefined, body: HtmlValue, opts: FrameOptions = {}): SafeHtml {
-  const promptAttr = opts.promptIndex !== undefined ? trustedHtml(` data-prompt="${opts.promptIndex}"`) : '';
+  const promptAttr = opts.promptIndex !== undefined ? html` data-prompt="${opts.promptIndex}"` : '';
   const heading =
     opts.promptIndex !== undefined
       ? html`<h2 id="m-${uuid}" class="msg-title">Prompt ${String(opts.promptIndex)}</h2>`
@@ -286,7 +286,7 @@ function frame(kind: string, uuid: string, timestamp: string | undefined, body: 
           ? html`<span class="msg-title">${opts.heading}</span>`
           : '';
   const idOnHeading = opts.promptIndex !== undefined || kind === 'assistant';
-  const articleId = idOnHeading ? '' : trustedHtml(` id="m-${escapeHtml(uuid)}"`);
+  const articleId = idOnHeading ? '' : html` id="m-${uuid}"`;
   const cls = `msg msg-${kind}${opts.extraClass ? ` ${opts.extraClass}` : ''}`;
   return html`<article class="${cls}"${articleId} data-uuid="${uuid}" data-kind="${kind}"${promptAttr}><header class="msg-head">${heading}${opts.label ? html`<span class="msg-label">${opts.label}</span>` : ''}${timeHtml(timestamp)}${permalink(uuid)}</header>${body}</article>`;
 }
@@ -336,14 +336,14 @@ function renderAssistantBlock(b: ContentBlock, m: AssistantMessage, calls: Map<s
       const text = str((b as { text?: unknown }).text) ?? '';
       // A subagent's last words are its answer, shown (and indexed) once: as the result of its call.
       if (ctx.answerShownBelow && text.trim() === ctx.answerShownBelow) return html`<p class="tool-message repeat">Its answer: shown below, as the result of the call.</p>`;
-      return text.trim() ? markdownBlock(text, ctx, 'md', '3') : html``;
+      return text.trim() ? markdownBlock(text, 'md', '3') : html``;
     }
     case 'thinking': {
       if (!ctx.renderThinking) return html``;
       const text = str((b as { thinking?: unknown }).thinking) ?? '';
       if (!text.trim()) return html``;
-      const index = ctx.indexThinking ? trustedHtml(' data-pagefind-weight="1"') : trustedHtml(' data-pagefind-ignore');
-      return html`<details class="thinking"${index}><summary>Thinking · ${formatCount(text.length)} chars</summary>${markdownBlock(text, ctx)}</details>`;
+      const index = ctx.indexThinking ? html` data-pagefind-weight="1"` : html` data-pagefind-ignore`;
+      return html`<details class="thinking"${index}><summary>Thinking · ${formatCount(text.length)} chars</summary>${markdownBlock(text)}</details>`;
     }
     case 'redacted_thinking':
       return renderRedactedThinking(ctx);
@@ -383,7 +383,7 @@ function renderUser(m: UserMessage, ctx: RenderContext, options: RenderMessageOp
       const docs = m.blocks.filter((b) => b.type === 'document').map((b) => renderDocumentBlock(b));
       const promptIndex = options.promptIndex ?? ctx.promptNumber(m.uuid);
       // A prompt with nothing to show keeps its anchor (links by number stay valid) but no empty box.
-      if (!m.text.trim() && !images.value && !docs.length) return html`<article class="msg msg-prompt empty" id="m-${m.uuid}" data-uuid="${m.uuid}" data-kind="prompt"${promptIndex !== undefined ? trustedHtml(` data-prompt="${promptIndex}"`) : ''} hidden></article>`;
+      if (!m.text.trim() && !images.value && !docs.length) return html`<article class="msg msg-prompt empty" id="m-${m.uuid}" data-uuid="${m.uuid}" data-kind="prompt"${promptIndex !== undefined ? html` data-prompt="${promptIndex}"` : ''} hidden></article>`;
       const body = html`<div class="msg-body">${renderPromptText(m.text, ctx)}${images}${docs}</div>`;
       return frame('prompt', m.uuid, m.timestamp, body, {
         promptIndex,
@@ -466,7 +466,7 @@ function renderView(uuid: string, timestamp: string | undefined, view: MessageVi
 function renderCompaction(m: CompactionMessage, ctx: RenderContext): SafeHtml {
   const meta = [m.trigger ? `${m.trigger}` : undefined, m.preTokens !== undefined ? `${formatCount(m.preTokens)} tokens before` : undefined].filter(Boolean).join(' · ');
   const summary = m.summary.trim()
-    ? html`<details class="compaction-summary"><summary>Conversation compacted${meta ? ` · ${meta}` : ''}</summary>${markdownBlock(m.summary, ctx, 'md', '1')}</details>`
+    ? html`<details class="compaction-summary"><summary>Conversation compacted${meta ? ` · ${meta}` : ''}</summary>${markdownBlock(m.summary, 'md', '1')}</details>`
     : html`<p class="compaction-summary">Conversation compacted${meta ? ` · ${meta}` : ''}</p>`;
   return frame('compaction', m.uuid, m.timestamp, html`<div class="divider" role="separator"></div>${summary}${compactionAgentHtml(m.compactionAgent, ctx)}`);
 }

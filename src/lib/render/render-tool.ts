@@ -4,7 +4,7 @@
  */
 import type { ToolCall } from '../transcript/types.js';
 import type { RenderContext } from './context.js';
-import { sanitizeHtml, type SafeHtml } from './sanitize.js';
+import type { SafeHtml } from './sanitize.js';
 import { byToolName } from './tool-data.js';
 import { renderAgent } from './tools/agent.js';
 import { renderBash, renderBashOutput, renderKillShell } from './tools/bash.js';
@@ -74,9 +74,8 @@ export function rendererFor(name: string): ToolRenderer {
 }
 
 /**
- * Renders one tool call with its result (and subagent transcript) as trusted
- * markup. The message renderer sanitises the message it is part of; use
- * `renderToolCall` from render-message.ts for a standalone sanitised string.
+ * Renders one tool call with its result (and subagent transcript) as
+ * `SafeHtml` (highlighting placeholders are resolved by the message renderer).
  */
 export function renderToolCallHtml(call: ToolCall, ctx: RenderContext): SafeHtml {
   const input = call.input && typeof call.input === 'object' && !Array.isArray(call.input) ? call.input : {};
@@ -92,7 +91,7 @@ export function renderToolCallHtml(call: ToolCall, ctx: RenderContext): SafeHtml
   }
 }
 
-/** Renders one tool call as sanitised HTML (for use outside a message). */
+/** One tool call's markup as text (for use outside a message: tests, previews). */
 export function renderToolCall(call: ToolCall, ctx: RenderContext): string {
-  return sanitizeHtml(renderToolCallHtml(call, ctx).value);
+  return renderToolCallHtml(call, ctx).value;
 }

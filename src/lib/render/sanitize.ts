@@ -1,8 +1,16 @@
 /**
- * THE sanitiser, plus escaping helpers. Every transcript string reaches HTML
- * either through `escapeHtml` (text) or through `sanitizeHtml` (markup we built
- * from it); the message renderer runs its final output through `sanitizeHtml`
- * again, so `set:html` is only ever given sanitiser output.
+ * THE sanitiser, the escaping `html` tag, and `SafeHtml`, the only type the
+ * page's one `set:html` (src/components/Html.astro) accepts.
+ *
+ * A `SafeHtml` is made in exactly two ways:
+ * - `html`: a tagged template whose literal parts are our code and whose every
+ *   interpolated value is escaped unless it is itself `SafeHtml`;
+ * - `sanitized`: the sanitiser, through which everything `marked` writes goes
+ *   (and anything else a third-party HTML producer writes).
+ * `joinHtml` and `spliceHtml` only rearrange `SafeHtml` they are given. Our own
+ * renderers' output is therefore safe by construction and is not sanitised a
+ * second time. The one further door, `reviveCachedHtml`, is for the render
+ * cache alone (see there; a test checks no other module calls it).
  *
  * The sanitiser is sanitize-html: an allow-list sanitiser that tokenises with
  * htmlparser2 and writes every kept tag and attribute out again itself, text and
@@ -127,60 +135,162 @@ export function escapeHtml(text: unknown): string {
   return s.replace(ESCAPE_RE, (c) => ESCAPES[c]).replace(CONTROL_RE, '\uFFFD');
 }
 
-const BRAND = Symbol('SafeHtml');
+/** Held only by this module: without it no `SafeHtml` can be constructed. */
+const MAKER: unique symbol = Symbol('SafeHtml maker');
 
 /**
- * Markup that is already safe: produced by `html`, by `sanitized`, or by our own
- * renderers from escaped text. Interpolating it into `html` does not escape it again.
+ * Markup that is safe to put in a page as it is. A plain `string` is not a
+ * `SafeHtml` (the private field makes the type nominal), and the constructor
+ * refuses callers without this module's private key, so the only ways to get
+ * one are `html` and `sanitized` (and the composition helpers below).
  */
 export class SafeHtml {
-  readonly [BRAND] = true;
-  constructor(readonly value: string) {}
+  readonly #brand = true;
+  readonly value: string;
+  constructor(key: typeof MAKER, value: string) {
+    if (key !== MAKER) throw new TypeError('SafeHtml is made by html`` or sanitized(), never directly');
+    this.value = value;
+  }
   toString(): string {
     return this.value;
   }
 }
 
-/** Whether a value is trusted markup. */
+/** Whether a value is `SafeHtml` made by this module. */
 export function isSafeHtml(v: unknown): v is SafeHtml {
   return v instanceof SafeHtml;
 }
 
-/**
- * Brands markup that our own code built from escaped text (e.g. highlighter
- * output) as trusted. Never pass transcript text here: use `escapeHtml` or
- * `sanitized`. Grep for this name when auditing.
- */
-export function trustedHtml(markup: string): SafeHtml {
-  return new SafeHtml(markup);
-}
-
-/** Sanitises markup and brands the result as trusted. */
+/** Sanitises markup (maker 2 of 2): what `marked` and any other HTML producer writes goes through here. */
 export function sanitized(markup: string): SafeHtml {
-  return new SafeHtml(sanitizeHtml(markup));
+  return new SafeHtml(MAKER, sanitizeHtml(markup));
 }
 
-/** Interpolation values `html` accepts: arrays are joined, nullish and `false` render nothing. */
+/** Interpolation values `html` accepts: arrays are joined, nullish and booleans render nothing. */
 export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
 
 function interpolate(v: HtmlValue): string {
   if (v === null || v === undefined || v === false || v === true) return '';
   if (v instanceof SafeHtml) return v.value;
-  if (Array.isArray(v)) return (v as readonly HtmlValue[]).map(interpolate).join('');
+  if (Array.isArray(v)) {
+    let out = '';
+    for (const x of v as readonly HtmlValue[]) out += interpolate(x);
+    return out;
+  }
   return escapeHtml(v);
 }
 
-/**
- * Tagged template for markup: every interpolation is escaped unless it is a
- * `SafeHtml`. Attribute values must be quoted in the template.
- */
-export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
-  let out = strings[0];
-  for (let i = 0; i < values.length; i++) out += interpolate(values[i]) + strings[i + 1];
-  return new SafeHtml(out);
+/** Where an interpolation sits in a template: text, a quoted attribute value, inside a tag, or an unquoted value. */
+type Slot = 'text' | 'attr' | 'tag' | 'unquoted';
+
+/** The slot of each interpolation of a template, worked out once per call site (the strings array is one object per site). */
+const slotsOf = new WeakMap<TemplateStringsArray, Slot[]>();
+
+function templateSlots(strings: TemplateStringsArray): Slot[] {
+  let slots = slotsOf.get(strings);
+  if (slots) return slots;
+  slots = [];
+  let state: 'text' | 'tag' | '"' | "'" = 'text';
+  for (let i = 0; i < strings.length - 1; i++) {
+    const lit = strings[i];
+    for (let j = 0; j < lit.length; j++) {
+      const c = lit[j];
+      if (state === 'text') {
+        // A `<` that ends the literal starts a tag whose name would be interpolated: a tag too.
+        if (c === '<' && (j === lit.length - 1 || /[a-zA-Z/!?]/.test(lit[j + 1]))) state = 'tag';
+      } else if (state === 'tag') {
+        if (c === '"' || c === "'") state = c;
+        else if (c === '>') state = 'text';
+      } else if (c === state) state = 'tag';
+    }
+    slots.push(state === 'tag' ? (/=\s*$/.test(lit) ? 'unquoted' : 'tag') : state === 'text' ? 'text' : 'attr');
+  }
+  slotsOf.set(strings, slots);
+  return slots;
 }
 
-/** Joins fragments into one. */
-export function joinHtml(parts: readonly HtmlValue[], separator = ''): SafeHtml {
-  return new SafeHtml(parts.map(interpolate).filter((s) => s !== '').join(separator));
+const SLOT_RULE: Record<Exclude<Slot, 'text'>, string> = {
+  attr: 'a quoted attribute value takes text, not markup',
+  tag: 'a value inside a tag, outside quotes, must be SafeHtml (attributes we wrote) or nothing',
+  unquoted: 'attribute values must be quoted in the template',
+};
+
+function isAllowedIn(slot: Exclude<Slot, 'text'>, v: HtmlValue): boolean {
+  if (slot === 'unquoted') return false;
+  const nothing = v === '' || v === null || v === undefined || typeof v === 'boolean';
+  // Markup in an attribute value would end it at its first quote; text is escaped and stays inside.
+  if (slot === 'attr') return !(v instanceof SafeHtml) && !Array.isArray(v);
+  return nothing || v instanceof SafeHtml;
+}
+
+/**
+ * Tagged template for markup (maker 1 of 2): every interpolation is escaped
+ * unless it is a `SafeHtml`. Escaping protects text and quoted attribute
+ * values only, so the template's shape is checked too (once per call site):
+ * inside a tag but outside quotes only `SafeHtml` (attributes we wrote) or
+ * nothing may go, a quoted attribute value takes text but never `SafeHtml`,
+ * and an unquoted attribute value is refused whatever it is. A URL from a
+ * transcript must still be checked before it goes into `href`/`src` (escaping
+ * keeps it inside the attribute; it does not make `javascript:` safe).
+ */
+export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
+  const slots = templateSlots(strings);
+  let out = strings[0];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    const slot = slots[i];
+    if (slot !== 'text' && !isAllowedIn(slot, v)) {
+      throw new TypeError(`html\`\`: ${SLOT_RULE[slot]} (near ${JSON.stringify(strings[i].slice(-40))})`);
+    }
+    out += interpolate(v) + strings[i + 1];
+  }
+  return new SafeHtml(MAKER, out);
+}
+
+/** Joins fragments into one; strings among them (and the separator) are escaped like `html` interpolations. */
+export function joinHtml(parts: readonly HtmlValue[], separator: HtmlValue = ''): SafeHtml {
+  const sep = interpolate(separator);
+  let out = '';
+  let first = true;
+  for (const p of parts) {
+    const s = interpolate(p);
+    if (s === '') continue;
+    out += first ? s : sep + s;
+    first = false;
+  }
+  return new SafeHtml(MAKER, out);
+}
+
+/**
+ * Replaces matches of `pattern` (global) in safe markup by safe markup: `replace`
+ * returns the `SafeHtml` to put in place of a match, or `undefined` to keep the
+ * match as it was. Only a run of plain text (no `<>"'&=`) may be replaced, so no
+ * tag or quote of `markup` is cut: the result is markup's own structure with
+ * `SafeHtml` put in at text positions. The deferred highlighter uses it to put
+ * code blocks in place of its placeholders.
+ */
+export function spliceHtml(markup: SafeHtml, pattern: RegExp, replace: (match: string, groups: Array<string | undefined>) => SafeHtml | undefined): SafeHtml {
+  if (!pattern.global) throw new TypeError('spliceHtml needs a global pattern');
+  const out = markup.value.replace(pattern, (match: string, ...rest: unknown[]) => {
+    const groups = rest.slice(0, -2).filter((g): g is string | undefined => typeof g === 'string' || g === undefined);
+    const r = replace(match, groups);
+    if (r === undefined) return match;
+    if (/[<>"'&=]/.test(match)) throw new TypeError('spliceHtml replaces plain text only, never markup');
+    return r.value;
+  });
+  return new SafeHtml(MAKER, out);
+}
+
+/**
+ * The render cache's door back in, and no one else's: pages are rendered as
+ * `SafeHtml` in the loader (often in a worker thread), written to Astro's cache
+ * folder as files, and read back when the page is built. A file cannot carry
+ * the brand, and sanitising it again would bring back the very cost this type
+ * removes, so the module that wrote the file (src/lib/build/render-cache.ts, which
+ * takes only `SafeHtml` to write) revives what it reads. The cache folder is as
+ * trusted as `dist/` itself: whoever can write one can write the other.
+ * test/lib/render/safe-html.test.ts checks that render-cache.ts is the only caller.
+ */
+export function reviveCachedHtml(markup: string): SafeHtml {
+  return new SafeHtml(MAKER, markup);
 }

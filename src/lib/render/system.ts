@@ -115,7 +115,7 @@ function refusal(m: SystemMessage, raw: Record<string, unknown>, label: string):
 function awaySummary(m: SystemMessage, _raw: Record<string, unknown>, ctx: RenderContext): MessageView | undefined {
   const text = textOf(m).replace(/\s*\(disable recaps in \/config\)\s*$/i, '');
   if (!text) return undefined;
-  return { kind: 'system', label: 'Recap', extraClass: 'recap', body: html`<aside class="recap-card"><p class="recap-label">While you were away</p>${markdownBlock(text, ctx, 'md', '1')}</aside>` };
+  return { kind: 'system', label: 'Recap', extraClass: 'recap', body: html`<aside class="recap-card"><p class="recap-label">While you were away</p>${markdownBlock(text, 'md', '1')}</aside>` };
 }
 
 /** A context boundary other than a full compaction: a divider with what was dropped. */

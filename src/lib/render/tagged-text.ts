@@ -21,7 +21,7 @@ import { jsonObjectOf, lineCount, taggedValue } from './tool-data.js';
  * exactly as a plain prompt.
  */
 export function renderPromptText(text: string, ctx: RenderContext, weight = '5'): SafeHtml {
-  if (!hasPromptTags(text)) return markdownBlock(text, ctx, 'md', weight);
+  if (!hasPromptTags(text)) return markdownBlock(text, 'md', weight);
   const segments = splitTaggedText(text);
   const parts: SafeHtml[] = [];
   for (let i = 0; i < segments.length; i++) {
@@ -31,7 +31,7 @@ export function renderPromptText(text: string, ctx: RenderContext, weight = '5')
       if (CROSS_SESSION_INTRO.test(s.body) && segments[i + 1]?.tag === 'cross-session-message') continue;
       // After a fork's boilerplate comes its directive: the words without their label.
       const body = segments[i - 1]?.tag === 'fork-boilerplate' ? stripDirectivePrefix(s.body.trimStart()) : s.body;
-      if (body.trim()) parts.push(markdownBlock(body, ctx, 'md', weight));
+      if (body.trim()) parts.push(markdownBlock(body, 'md', weight));
       continue;
     }
     if (s.tag === 'command-name' || s.tag === 'command-message' || s.tag === 'command-args') {
@@ -85,7 +85,7 @@ export function commandChip(name: string, args: string): SafeHtml {
 /** The expanded text of a slash command (what Claude received), collapsed under its chip. */
 export function commandExpansion(text: string | undefined, ctx: RenderContext): SafeHtml {
   if (!text || !text.trim()) return html``;
-  return html`<details class="command-expansion"><summary>What Claude received · ${formatCount(lineCount(text))} lines</summary>${markdownBlock(text, ctx)}</details>`;
+  return html`<details class="command-expansion"><summary>What Claude received · ${formatCount(lineCount(text))} lines</summary>${markdownBlock(text)}</details>`;
 }
 
 const TEAMMATE_COLOURS = new Set(['red', 'blue', 'green', 'yellow', 'purple', 'orange', 'pink', 'cyan']);
@@ -97,7 +97,7 @@ function teammateMessage(s: Segment, ctx: RenderContext): SafeHtml {
   const isSystem = who === 'system';
   const summary = s.attrs.summary;
   const notice = jsonObjectOf(s.body);
-  const body = notice && typeof notice.type === 'string' ? structuredNotice(notice) : s.body.trim() ? collapsible(markdownBlock(s.body.trim(), ctx), lineCount(s.body.trim()), 'Message') : html``;
+  const body = notice && typeof notice.type === 'string' ? structuredNotice(notice) : s.body.trim() ? collapsible(markdownBlock(s.body.trim()), lineCount(s.body.trim()), 'Message') : html``;
   const from = isSystem ? html`Team notice` : html`Message from <strong>${who}</strong>`;
   return html`<blockquote class="teammate-message${colour}"><p class="teammate-from">${from}${summary ? html` · ${summary}` : ''}</p>${body}</blockquote>`;
 }
@@ -112,7 +112,7 @@ function sessionMessage(s: Segment, ctx: RenderContext): SafeHtml {
   const address = s.attrs['from-name'] && s.attrs.from ? s.attrs.from : undefined;
   const mode = s.attrs['from-mode'];
   const details = [address, mode ? `${mode} mode` : undefined].filter(Boolean).join(' · ');
-  const body = s.body.trim() ? collapsible(markdownBlock(s.body.trim(), ctx), lineCount(s.body.trim()), 'Message') : html``;
+  const body = s.body.trim() ? collapsible(markdownBlock(s.body.trim()), lineCount(s.body.trim()), 'Message') : html``;
   return html`<blockquote class="teammate-message session-message"><p class="teammate-from">Message from session <strong>${name}</strong>${details ? html` <span class="muted">(${details})</span>` : ''}</p>${body}</blockquote>`;
 }
 
@@ -136,7 +136,7 @@ function taskNotification(body: string, ctx: RenderContext): SafeHtml {
   const outputFile = taggedValue(body, 'output-file');
   const stats = usage ? usageLine(usage) : '';
   const tone = status === 'completed' ? 'ok' : status === 'failed' || status === 'killed' ? 'error' : 'plain';
-  const resultHtml = result?.trim() ? html`<details class="task-result"><summary>Result · ${formatCount(lineCount(result))} lines</summary>${markdownBlock(result, ctx)}</details>` : '';
+  const resultHtml = result?.trim() ? html`<details class="task-result"><summary>Result · ${formatCount(lineCount(result))} lines</summary>${markdownBlock(result)}</details>` : '';
   return html`<div class="task-notification"><p class="task-notification-head">Background task${id ? html` <code>${id}</code>` : ''}${badgeHtml(status, tone)}${summary ? html` ${summary}` : ''}${stats ? html` <span class="muted">· ${stats}</span>` : ''}</p>${outputFile ? html`<p class="task-output-file">Output: ${pathHtml(outputFile)}</p>` : ''}${resultHtml}</div>`;
 }
 

@@ -99,7 +99,7 @@ describe('the anchor map of a rendered session', () => {
     expect(map.pages).toHaveLength(rendered.pages.length - 1);
     for (const [i, html] of rendered.pages.entries()) {
       const page = i + 1;
-      const toolIds = [...html.matchAll(/\bid="t-([^"]+)"/g)].map((m) => m[1]);
+      const toolIds = [...html.value.matchAll(/\bid="t-([^"]+)"/g)].map((m) => m[1]);
       expect(toolIds.length, `page ${page}`).toBeGreaterThan(0);
       // The model's list of shown calls is exactly what the page renders.
       expect(Object.entries(rendered.toolAnchors).filter(([, p]) => p === page).map(([id]) => id).sort()).toEqual([...toolIds].sort());

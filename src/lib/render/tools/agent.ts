@@ -124,7 +124,7 @@ export function renderAgent(call: ToolCall, ctx: RenderContext): SafeHtml {
   const footer = agentFooter(call.result ? resultText(call.result) : '');
   // A transcript shown below that opens with this very prompt says it already: not shown twice.
   const promptHtml = prompt && !opensWithPrompt(call, ctx, prompt)
-    ? html`<details class="agent-prompt"><summary>Prompt · ${formatCount(prompt.length)} chars</summary>${markdownBlock(prompt, ctx)}</details>`
+    ? html`<details class="agent-prompt"><summary>Prompt · ${formatCount(prompt.length)} chars</summary>${markdownBlock(prompt)}</details>`
     : html``;
   const worktree = str(s?.worktreePath) ?? footer.worktreePath;
   const branch = str(s?.worktreeBranch) ?? footer.worktreeBranch;
@@ -134,7 +134,7 @@ export function renderAgent(call: ToolCall, ctx: RenderContext): SafeHtml {
   const text = r && !r.isError ? stripAgentFooter(resultText(r)).trim() : '';
   const answer = teammate ? '' : text;
   // The answer is the agent's own words: indexed like a message, and not repeated as its transcript's last message.
-  const answerHtml = answer ? html`<div class="agent-result"><div class="agent-result-label">Result</div>${markdownBlock(answer, ctx)}</div>` : undefined;
+  const answerHtml = answer ? html`<div class="agent-result"><div class="agent-result-label">Result</div>${markdownBlock(answer)}</div>` : undefined;
   const output = r?.isError ? errorBlock(resultText(r)) : teammate && text ? noteHtml(firstLine(text)) : html``;
   return toolFrame(call, ctx, { summary: description, badges, input: html`${input}${subagentTranscript(call, ctx, answer || undefined)}`, output, answer: answerHtml });
 }

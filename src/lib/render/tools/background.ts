@@ -116,7 +116,7 @@ export function renderScheduleWakeup(call: ToolCall, ctx: RenderContext): SafeHt
   const seconds = num(i.delaySeconds) ?? num(i.delay_seconds);
   const prompt = str(i.prompt);
   const output = orError(call, () => (call.result && resultText(call.result).trim() ? noteHtml(firstSentence(resultText(call.result))) : ''));
-  const input = html`${field('Reason', str(i.reason))}${prompt ? html`<div class="field"><span class="field-label">Prompt then</span>${longMarkdown(prompt, ctx, 'Prompt')}</div>` : ''}`;
+  const input = html`${field('Reason', str(i.reason))}${prompt ? html`<div class="field"><span class="field-label">Prompt then</span>${longMarkdown(prompt, 'Prompt')}</div>` : ''}`;
   return toolFrame(call, ctx, { summary: seconds !== undefined ? `in ${formatDuration(seconds * 1000)}` : undefined, input, output });
 }
 
@@ -133,7 +133,7 @@ export function renderCronCreate(call: ToolCall, ctx: RenderContext): SafeHtml {
     return id ? noteHtml(html`Scheduled as job <code>${id}</code>${human ? ` (${human})` : ''}.`) : text.trim() ? noteHtml(firstSentence(text)) : '';
   });
   const badges = html`${badgeHtml(i.recurring === false ? 'once' : 'recurring')}${i.durable === true ? badgeHtml('durable') : ''}`;
-  const input = prompt ? longMarkdown(prompt, ctx, 'Prompt') : undefined;
+  const input = prompt ? longMarkdown(prompt, 'Prompt') : undefined;
   return toolFrame(call, ctx, { summary: html`<code>${str(i.cron) ?? ''}</code>`, badges, input, output });
 }
 

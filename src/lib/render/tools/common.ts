@@ -8,7 +8,7 @@ import { COLLAPSE_LINES, type RenderContext } from '../context.js';
 import { highlightCode, highlightTerminal, stripAnsi } from '../highlight.js';
 import { markdownToUnsanitizedHtml } from '../markdown.js';
 import { summarizeToolCall } from '../tool-summary.js';
-import { escapeHtml, html, joinHtml, SafeHtml, sanitized, trustedHtml, type HtmlValue } from '../sanitize.js';
+import { html, joinHtml, SafeHtml, sanitized, type HtmlValue } from '../sanitize.js';
 import { cleanResultText, lineCount, obj, resultText, str, structured } from '../tool-data.js';
 
 /** Image blocks of a tool result or a message. */
@@ -24,8 +24,10 @@ export function imageBlocks(blocks: unknown): ContentBlock[] {
  */
 export function collapsible(content: SafeHtml, lines: number, label: string, opts: { open?: boolean; threshold?: number } = {}): SafeHtml {
   if (lines <= (opts.threshold ?? COLLAPSE_LINES)) return content;
-  return html`<details class="long"${opts.open ? trustedHtml(' open') : ''}><summary>${label} · ${formatCount(lines)} lines</summary>${content}</details>`;
+  return html`<details class="long"${opts.open ? OPEN : ''}><summary>${label} · ${formatCount(lines)} lines</summary>${content}</details>`;
 }
+
+const OPEN = html` open`;
 
 /** Lines of a long block shown before its "show more". */
 export const PREVIEW_LINES = 10;
@@ -85,18 +87,17 @@ export function jsonBlock(value: unknown, label = 'Input'): SafeHtml {
 }
 
 /**
- * Markdown as trusted markup: sanitised here unless the whole message will be
- * sanitised at the end (`ctx.finalSanitize`), so it is never sanitised twice.
+ * Markdown as safe markup: what `marked` writes always goes through the
+ * sanitiser (the only renderer output that does: the rest is `html`).
  */
-export function markdownHtml(md: string, ctx: Pick<RenderContext, 'finalSanitize'>): SafeHtml {
-  const out = markdownToUnsanitizedHtml(md);
-  return ctx.finalSanitize ? trustedHtml(out) : sanitized(out);
+export function markdownHtml(md: string): SafeHtml {
+  return sanitized(markdownToUnsanitizedHtml(md));
 }
 
 /** Markdown in a `<div>`, optionally with a search weight. */
-export function markdownBlock(md: string, ctx: Pick<RenderContext, 'finalSanitize'>, className = 'md', weight?: string): SafeHtml {
-  const w = weight ? trustedHtml(` data-pagefind-weight="${escapeHtml(weight)}"`) : '';
-  return html`<div class="${className}"${w}>${markdownHtml(md, ctx)}</div>`;
+export function markdownBlock(md: string, className = 'md', weight?: string): SafeHtml {
+  const w = weight ? html` data-pagefind-weight="${weight}"` : '';
+  return html`<div class="${className}"${w}>${markdownHtml(md)}</div>`;
 }
 
 /** A file path shown as code. */
@@ -143,7 +144,8 @@ export function imageFromBase64(data: string | undefined, declaredType: string |
   }
   const kb = Math.max(1, Math.round(bytes.length / 1024));
   const label = `${alt} (${type.slice(6).toUpperCase()}, ${formatCount(kb)} KB)`;
-  return html`<figure class="image"><a href="${url}"><img src="${url}" alt="${label}" loading="lazy" decoding="async"></a></figure>`;
+  // rel as on every link that leaves the page (the sanitiser used to add it; see linkHtml).
+  return html`<figure class="image"><a href="${url}" rel="nofollow noopener noreferrer"><img src="${url}" alt="${label}" loading="lazy" decoding="async"></a></figure>`;
 }
 
 /** Renders `image` content blocks (base64 sources become assets; URL sources become links). */
@@ -195,7 +197,7 @@ export const TOOL_ROW = {
 /** Calls shown expanded: what they did is the point of reading them. */
 const OPEN_TOOLS = new Set(['Edit', 'MultiEdit', 'ExitPlanMode', 'AskUserQuestion']);
 
-/** The text of trusted markup, roughly: tags dropped, the escapes `escapeHtml` makes undone. */
+/** The text of SafeHtml markup, roughly: tags dropped, the escapes `escapeHtml` makes undone. */
 function markupText(markup: string): string {
   return markup
     .replace(/<[^>]*>/g, '')
@@ -243,14 +245,14 @@ export function toolFrame(call: ToolCall, ctx: RenderContext, parts: FrameParts)
   const summaryText = summary.value ? markupText(summary.value) : '';
   // The renderer's summary is shown when it says more than the row: other words, or a link to follow.
   const note = summaryText && (!saysNothingNew(summaryText, row) || summary.value.includes('<a ')) ? html`<p class="tool-summary">${summary}</p>` : html``;
-  const outAttrs = ctx.indexToolOutput ? trustedHtml(' data-pagefind-weight="0.5"') : trustedHtml(' data-pagefind-ignore');
+  const outAttrs = ctx.indexToolOutput ? html` data-pagefind-weight="0.5"` : html` data-pagefind-ignore`;
   const answer = joinHtml([parts.answer]);
   const body = html`${note}${input.value ? html`<div class="tool-input" data-pagefind-weight="2">${input}</div>` : ''}${output.value ? html`<div class="tool-output"${outAttrs}>${output}</div>` : ''}${answer.value ? html`<div class="tool-output" data-pagefind-weight="3">${answer}</div>` : ''}`;
   // The row: the tool's name in <b>, its key argument in a bare <span>, badges, the outcome in <small> (TOOL_ROW).
   const head = html`<b>${row.tool}</b>${row.target ? html` <span>${row.target}</span>` : ''}${parts.badges ?? ''}${row.outcome ? html` <small>${row.outcome}</small>` : ''}`;
   if (!body.value) return html`<div class="${classes}" id="t-${call.id}" data-tool-use-id="${call.id}" data-tool="${call.name}"><div class="tool-head">${head}</div></div>`;
   // A failed edit changed nothing: its row says why, its diff waits behind a click.
-  const open = (parts.open ?? (OPEN_TOOLS.has(call.name) && !isError)) ? trustedHtml(' open') : '';
+  const open = (parts.open ?? (OPEN_TOOLS.has(call.name) && !isError)) ? OPEN : '';
   // The row is the `<summary>` and the body the rest, styled as `.tool > summary` and `.tool::details-content`.
   return html`<details class="${classes}" id="t-${call.id}" data-tool-use-id="${call.id}" data-tool="${call.name}"${open}><summary>${head}</summary>${body}</details>`;
 }
@@ -336,8 +338,8 @@ export function noteHtml(text: HtmlValue): SafeHtml {
 }
 
 /** Text shown as markdown, collapsed when long (messages, prompts, answers). */
-export function longMarkdown(text: string, ctx: Pick<RenderContext, 'finalSanitize'>, label: string): SafeHtml {
-  return collapsible(markdownBlock(text, ctx), lineCount(text), label);
+export function longMarkdown(text: string, label: string): SafeHtml {
+  return collapsible(markdownBlock(text), lineCount(text), label);
 }
 
 /** An error result when there is one, else the given output. */

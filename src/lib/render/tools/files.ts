@@ -3,8 +3,8 @@ import { formatCount } from '../../format.js';
 import { diffWordsWithSpace, type Change } from 'diff';
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
-import { highlightCode, highlightLines, highlightWhenShown, languageForPath, LAZY_ATTR } from '../highlight.js';
-import { escapeHtml, html, joinHtml, trustedHtml, type SafeHtml } from '../sanitize.js';
+import { highlightCode, highlightLines, highlightWhenShown, languageForPath, LAZY_ATTR_HTML } from '../highlight.js';
+import { html, joinHtml, type HtmlValue, type SafeHtml } from '../sanitize.js';
 import { codeBlock, previewBlock, errorBlock, field, imageFromBase64, pathHtml, renderImages, toolFrame } from './common.js';
 import { cleanResultText, computeHunks, lineCount, num, obj, patchHunks, resultText, str, structured, type Hunk } from '../tool-data.js';
 
@@ -106,8 +106,10 @@ interface DiffRow {
   /** Old and new line numbers before this row: where a block starting here starts its counters. */
   before: { o: number; n: number };
   text: string;
-  /** Line markup (trusted): syntax tokens, or escaped text with the changed words in `<mark>`. */
-  markup: string;
+  /** Line markup: syntax tokens, or the text with the changed words in `<mark>`. */
+  markup: SafeHtml;
+  /** Whether `markup` marks changed words (such lines keep them rather than syntax colours). */
+  marked?: boolean;
 }
 
 /** Diff rows above which the rest of a diff waits behind "show more". */
@@ -140,7 +142,7 @@ function hunkRows(h: Hunk): DiffRow[] {
     // A recorded line holding newlines (odd data) becomes several rows, so every row is one line.
     for (const text of body.split(/\r\n?|\n/)) {
       const kind = sign === '+' ? 'add' : sign === '-' ? 'del' : 'ctx';
-      rows.push({ kind, before: { o: o - 1, n: n - 1 }, text, markup: escapeHtml(text) });
+      rows.push({ kind, before: { o: o - 1, n: n - 1 }, text, markup: html`${text}` });
       // Removed lines count in the old file, added ones in the new, context in both.
       if (kind !== 'add') o++;
       if (kind !== 'del') n++;
@@ -152,8 +154,8 @@ function hunkRows(h: Hunk): DiffRow[] {
 
 /** The same rows in the file's syntax colours, except lines with marked words (they stay plain text with `<mark>`s). */
 function withSyntax(rows: DiffRow[], lang: string): DiffRow[] {
-  const lines = highlightLines(rows.map((r) => r.text).join('\n'), { lang }).value.split('\n');
-  return rows.map((r, i) => (r.markup.includes('<mark>') ? r : { ...r, markup: lines[i] ?? r.markup }));
+  const lines = highlightLines(rows.map((r) => r.text).join('\n'), { lang });
+  return rows.map((r, i) => (r.marked ? r : { ...r, markup: lines[i] ?? r.markup }));
 }
 
 /**
@@ -196,25 +198,37 @@ function markRunPair(dels: DiffRow[], adds: DiffRow[]): void {
 
 /** Writes the markup of a run of lines from diff parts: changed parts in `<mark>`, split at newlines. */
 function applyMarks(rows: DiffRow[], parts: Change[]): void {
-  const lines: string[] = [''];
+  const lines: HtmlValue[][] = [[]];
+  const marked: boolean[] = [false];
   for (const p of parts) {
     const changed = p.added || p.removed;
     p.value.split('\n').forEach((piece, idx) => {
-      if (idx > 0) lines.push('');
+      if (idx > 0) {
+        lines.push([]);
+        marked.push(false);
+      }
       if (!piece) return;
-      const text = escapeHtml(piece);
-      lines[lines.length - 1] += changed && piece.trim() ? `<mark>${text}</mark>` : text;
+      const mark = changed && !!piece.trim();
+      lines[lines.length - 1].push(mark ? html`<mark>${piece}</mark>` : piece);
+      if (mark) marked[marked.length - 1] = true;
     });
   }
-  rows.forEach((r, i) => (r.markup = lines[i] ?? escapeHtml(r.text)));
+  rows.forEach((r, i) => {
+    r.markup = lines[i] ? html`${lines[i]}` : html`${r.text}`;
+    r.marked = marked[i] ?? false;
+  });
 }
 
 /** The element of each kind of row: removed and added lines are `<del>` and `<ins>`, context a bare `<span>`. */
-const ROW_TAG = { del: 'del', add: 'ins', ctx: 'span' } as const;
+const ROW: Record<DiffRow['kind'], (markup: SafeHtml) => SafeHtml> = {
+  del: (m) => html`<del>${m}</del>`,
+  add: (m) => html`<ins>${m}</ins>`,
+  ctx: (m) => html`<span>${m}</span>`,
+};
 
-function rowsHtml(rows: DiffRow[]): string {
+function rowsHtml(rows: DiffRow[]): SafeHtml {
   // No class and no number per line: on long diffs every byte per line counts. CSS counters number them.
-  return rows.map((r) => `<${ROW_TAG[r.kind]}>${r.markup}</${ROW_TAG[r.kind]}>`).join('\n');
+  return joinHtml(rows.map((r) => ROW[r.kind](r.markup)), html`\n`);
 }
 
 /**
@@ -225,7 +239,7 @@ function rowsHtml(rows: DiffRow[]): string {
 function diffPre(rows: DiffRow[], lang: string, lazy = false): SafeHtml {
   const start = rows[0]?.before ?? { o: 0, n: 0 };
   // No tabindex: diff lines wrap, so the block never scrolls sideways.
-  return trustedHtml(`<pre class="code diff" data-lang="${escapeHtml(lang)}"${lazy ? ` ${LAZY_ATTR}` : ''} data-o="${start.o}" data-n="${start.n}"><code>${rowsHtml(rows)}</code></pre>`);
+  return html`<pre class="code diff" data-lang="${lang}"${lazy ? LAZY_ATTR_HTML : ''} data-o="${start.o}" data-n="${start.n}"><code>${rowsHtml(rows)}</code></pre>`;
 }
 
 /**
@@ -236,7 +250,7 @@ function diffPre(rows: DiffRow[], lang: string, lazy = false): SafeHtml {
  */
 function diffBlock(rows: DiffRow[], lang: string, highlight: boolean): SafeHtml {
   if (!highlight) return diffPre(rows, lang);
-  return highlightWhenShown(rows.map((r) => r.text).join('\n'), lang, () => diffPre(withSyntax(rows, lang), lang).value, () => diffPre(rows, lang, true).value);
+  return highlightWhenShown(rows.map((r) => r.text).join('\n'), lang, () => diffPre(withSyntax(rows, lang), lang), () => diffPre(rows, lang, true));
 }
 
 /**

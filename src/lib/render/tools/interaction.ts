@@ -76,7 +76,7 @@ export function renderExitPlanMode(call: ToolCall, ctx: RenderContext): SafeHtml
       badges = html` <span class="badge badge-ok">approved</span>`;
     }
   }
-  return toolFrame(call, ctx, { summary: 'Plan', badges, input: markdownBlock(plan, ctx, 'md plan'), output });
+  return toolFrame(call, ctx, { summary: 'Plan', badges, input: markdownBlock(plan, 'md plan'), output });
 }
 
 /** Skill: the skill name and arguments. */

@@ -102,7 +102,7 @@ export function renderTaskGet(call: ToolCall, ctx: RenderContext): SafeHtml {
   else if (task) {
     const status = str(task.status);
     const list = (v: unknown) => (Array.isArray(v) && v.length ? v.map((x) => `#${String(x)}`).join(', ') : undefined);
-    output = html`<p class="task-subject">${str(task.subject) ?? ''}${status ? html` <span class="todo-status">${STATUS_LABEL[status] ?? status}</span>` : ''}</p>${field('Owner', str(task.owner))}${field('Blocked by', list(task.blockedBy))}${field('Blocks', list(task.blocks))}${str(task.description) ? markdownBlock(str(task.description) as string, ctx) : ''}`;
+    output = html`<p class="task-subject">${str(task.subject) ?? ''}${status ? html` <span class="todo-status">${STATUS_LABEL[status] ?? status}</span>` : ''}</p>${field('Owner', str(task.owner))}${field('Blocked by', list(task.blockedBy))}${field('Blocks', list(task.blocks))}${str(task.description) ? markdownBlock(str(task.description) as string) : ''}`;
   } else if (r && resultText(r).trim()) {
     const text = resultText(r).trim();
     output = text.includes('\n') ? textBlock(text, 'Task') : html`<p class="tool-message">${text}</p>`;

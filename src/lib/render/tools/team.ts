@@ -17,7 +17,7 @@ const MESSAGE_TYPES: Record<string, string> = {
 
 /** The body of a message: text as markdown, or a structured message's type and its text fields. */
 function messageBody(message: unknown, ctx: RenderContext): HtmlValue {
-  if (typeof message === 'string') return message.trim() ? longMarkdown(message, ctx, 'Message') : '';
+  if (typeof message === 'string') return message.trim() ? longMarkdown(message, 'Message') : '';
   const o = obj(message);
   if (!o) return '';
   const fields = Object.entries(o)

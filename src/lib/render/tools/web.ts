@@ -16,7 +16,7 @@ export function renderWebFetch(call: ToolCall, ctx: RenderContext): SafeHtml {
   let output = html``;
   if (r) {
     const text = str(s?.result) ?? resultText(r);
-    output = r.isError ? errorBlock(resultText(r)) : html`${meta ? html`<p class="count">${meta}</p>` : ''}${collapsible(markdownBlock(text, ctx), lineCount(text), 'Show page summary')}`;
+    output = r.isError ? errorBlock(resultText(r)) : html`${meta ? html`<p class="count">${meta}</p>` : ''}${collapsible(markdownBlock(text), lineCount(text), 'Show page summary')}`;
   }
   return toolFrame(call, ctx, { summary: linkHtml(url), input, output });
 }
@@ -64,7 +64,7 @@ export function renderWebSearch(call: ToolCall, ctx: RenderContext): SafeHtml {
       const { links, notes } = searchLinks(s?.results);
       const text = notes.length ? notes.join('\n\n') : resultText(r).replace(/^Links: \[.*\]$/m, '');
       const list = links.length ? html`<ul class="links">${links.map((l) => html`<li>${linkHtml(l.url, l.title)}</li>`)}</ul>` : html``;
-      output = html`${list}${text.trim() ? collapsible(markdownBlock(text, ctx), lineCount(text), 'Show notes') : ''}`;
+      output = html`${list}${text.trim() ? collapsible(markdownBlock(text), lineCount(text), 'Show notes') : ''}`;
     }
   }
   return toolFrame(call, ctx, { summary: html`<q>${query}</q>`, input: field('Domains', domains), output });
