@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createRenderContext, prepareMessages, renderTranscriptSafe, startPage } from '../render/render-message.js';
-import { html, joinHtml, type SafeHtml } from '../render/sanitize.js';
+import { html, joinHtml, unescapeTextQuotes, type SafeHtml } from '../render/sanitize.js';
 import type { Message, Session, Turn } from '../transcript/types.js';
 import { paginateTurns, shownCalls } from '../site/pages.js';
 import { promptTitleText, shortenTitle } from '../transcript/build-session.js';
@@ -102,17 +102,17 @@ export async function renderSession(session: Session, options: RenderSessionOpti
       for (const call of shownCalls(turn.messages)) toolAnchors[call.id] ??= page;
       parts.push(renderTurn(turn, ctx, forkMarkers));
     }
-    pages.push(joinHtml(parts, NEWLINE));
+    pages.push(unescapeTextQuotes(joinHtml(parts, NEWLINE)));
   }
 
   startPage(ctx);
-  const abandoned = joinHtml(
+  const abandoned = unescapeTextQuotes(joinHtml(
     session.abandoned.map((b, i) => {
       const body = renderTranscriptSafe(b.messages, ctx);
       return html`<details class="branch" data-branch="abandoned" id="b-${attr(b.firstUuid)}" data-fork-parent="${attr(b.forkParentUuid)}" data-pagefind-ignore="all"><summary>Abandoned branch ${i + 1} · ${b.messages.length} message${b.messages.length === 1 ? '' : 's'} · not taken</summary>${body}</details>`;
     }),
     NEWLINE,
-  );
+  ));
 
   return { pages, abandoned, toc, overview: overview.result(), anchors, toolAnchors, assets: [...assets.values()] };
 }

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { assertSafeHtml } from '../../../src/components/html-props.js';
 import { highlightCode, withDeferredHighlighting } from '../../../src/lib/render/highlight.js';
 import { prepareMessages, renderTranscript } from '../../../src/lib/render/render-message.js';
-import { html, isSafeHtml, joinHtml, SafeHtml, sanitized, sanitizeHtml, spliceHtml } from '../../../src/lib/render/sanitize.js';
+import { html, isSafeHtml, joinHtml, SafeHtml, sanitized, sanitizeHtml, spliceHtml, unescapeTextQuotes } from '../../../src/lib/render/sanitize.js';
+import { renderSession } from '../../../src/lib/build/render-session.js';
 import { fixturesRoot, loadSessions, repoRoot, testContext } from '../../helpers/render.js';
 import { eventHandlerAttributes, parse } from './dom.js';
 
@@ -189,6 +190,37 @@ describe('without a whole-message pass', () => {
         expect.fail(`${s.file}: the sanitiser changes our markup at ${i}:\n ours: ${a.slice(Math.max(0, i - 120), i + 120)}\n sanitised: ${b.slice(Math.max(0, i - 120), i + 120)}`);
       }
     }
+  }, 300_000);
+});
+
+describe('unescapeTextQuotes', () => {
+  it('writes the quotes of text nodes as themselves, and leaves tags, attribute values, comments, scripts and styles alone', () => {
+    const attr = `a "b" 'c' > d`;
+    const text = `say "hi" it's <not a tag>`;
+    const page = html`<p title="${attr}" data-x='${attr}'>${text}</p><!-- &quot; --><script>let s = "${text}";</script><style>/* &#39; */</style><em>${text}</em>`;
+    const out = unescapeTextQuotes(page).value;
+    expect(out).toBe(
+      `<p title="a &quot;b&quot; &#39;c&#39; &gt; d" data-x='a &quot;b&quot; &#39;c&#39; &gt; d'>say "hi" it's &lt;not a tag&gt;</p><!-- &quot; --><script>let s = "say &quot;hi&quot; it&#39;s &lt;not a tag&gt;";</script><style>/* &#39; */</style><em>say "hi" it's &lt;not a tag&gt;</em>`,
+    );
+    // An escaped ampersand stays one: `&amp;quot;` is text reading "&quot;", not a quote.
+    expect(unescapeTextQuotes(html`<b>${'&quot;'}</b>`).value).toBe('<b>&amp;quot;</b>');
+  });
+
+  it('changes no element, attribute or text of any hostile fixture session page (the DOM is the same)', async () => {
+    const sessions = await loadSessions(fixturesRoot);
+    const asDom = (markup: string) => parse(markup).body.innerHTML;
+    let changed = 0;
+    for (const s of sessions) {
+      const rendered = await renderSession(s, { pageSize: 40, assetBase: '/assets/', indexToolOutput: true, indexThinking: true });
+      for (const page of [...rendered.pages, rendered.abandoned]) {
+        // What the page would be without the step: the same pieces, quotes escaped everywhere.
+        const escaped = page.value.replace(/>([^<]*)</g, (_, t: string) => `>${t.replace(/"/g, '&quot;').replace(/'/g, '&#39;')}<`);
+        if (escaped !== page.value) changed++;
+        expect(asDom(page.value), s.file).toBe(asDom(escaped));
+        expect(eventHandlerAttributes(parse(page.value))).toEqual([]);
+      }
+    }
+    expect(changed).toBeGreaterThan(0);
   }, 300_000);
 });
 
