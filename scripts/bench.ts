@@ -310,10 +310,11 @@ async function touchOneSession(root: string): Promise<string> {
     for (const f of names.sort()) {
       if (!f.endsWith('.jsonl') || f.startsWith('agent-')) continue;
       const path = join(dir, f);
-      const text = await readFile(path, 'utf8');
-      const at = text.indexOf('"text":"');
+      // As bytes: a session file can be longer than the longest string V8 holds (about 512 MB).
+      const bytes = await readFile(path);
+      const at = bytes.indexOf('"text":"');
       if (at === -1) continue;
-      await writeFile(path, `${text.slice(0, at + 8)}(edited for the bench) ${text.slice(at + 8)}`);
+      await writeFile(path, Buffer.concat([bytes.subarray(0, at + 8), Buffer.from('(edited for the bench) '), bytes.subarray(at + 8)]));
       return `${project}/${f}`;
     }
   }
