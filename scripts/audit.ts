@@ -15,7 +15,7 @@ import { scanDist } from './lib/import/scan-dist.js';
 import { folderUsernames, importSession } from './lib/import/import-session.js';
 import { scanText } from '../src/lib/redact/scan.js';
 import { assignSiblingAgents } from '../src/lib/build/open-session.js';
-import { createRedactor, type RedactionOptions } from '../src/lib/redact/index.js';
+import type { RedactionOptions } from '../src/lib/redact/index.js';
 import { CONFIG_FILE } from '../src/schemas/config.js';
 import { loadRedactionOptions } from './import.js';
 
@@ -84,14 +84,13 @@ async function auditSources(root: string, redaction: RedactionOptions, out: (lin
   const layout = await discoverSources(root);
   const owners = await assignSiblingAgents(layout);
   const usernamesByFolder = await folderUsernames(layout.sessions);
-  const redactor = createRedactor(redaction);
   const totals = new Map<string, number>();
   let clean = 0;
   for (const s of layout.sessions) {
     const result = await importSession(s, {
       root,
       outDir: root,
-      redactor,
+      redaction,
       dryRun: true,
       siblingAgents: owners.get(s.sessionId) ?? [],
       folderUsernames: usernamesByFolder.get(s.projectFolder),
@@ -103,8 +102,8 @@ async function auditSources(root: string, redaction: RedactionOptions, out: (lin
     }
     const where = await firstLines(s, owners.get(s.sessionId) ?? [], root, report.findings.map((f) => f.rule), redaction);
     // File names hold usernames too: shown redacted, like everything the audit prints.
-    for (const [rule, at] of where) where.set(rule, redactor.redactText(at));
-    out(`${redactor.redactText(s.relPath)}: ${report.total} finding(s)`);
+    for (const [rule, at] of where) where.set(rule, result.redactText(at));
+    out(`${result.redactText(s.relPath)}: ${report.total} finding(s)`);
     for (const f of report.findings) {
       totals.set(f.rule, (totals.get(f.rule) ?? 0) + f.count);
       out(`  ${f.rule.padEnd(24)} ${String(f.count).padStart(5)}  ${describeSample(f.rule, f.samples[0] ?? '', where.get(f.rule))}`);

@@ -14,13 +14,13 @@
  * shows stderr only in its verbose mode, a non-blocking error.
  */
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { parseCommandLine } from './lib/cli.js';
 import { captureCounts, captureSession, locateSession } from './lib/capture/capture-session.js';
 import { findRepoRoot, parseHookInput } from './lib/capture/hook-input.js';
 import { loadRedactionOptions } from './import.js';
+import { createSafeTarget } from '../src/lib/fs/safe-write.js';
 import { createRedactor, type Redactor } from '../src/lib/redact/index.js';
 import { CONFIG_FILE } from '../src/schemas/config.js';
 
@@ -114,8 +114,7 @@ async function capture(argv: string[], deps: CaptureDeps, err: (line: string) =>
     }
     const config = cli.values.config ? resolve(base, cli.values.config) : join(base, CONFIG_FILE);
     const redaction = cli.values.config || existsSync(config) ? loadRedactionOptions(config) : {};
-    const sessionRedactor = createRedactor(redaction);
-    const result = await captureSession(located, { outDir, redactor: sessionRedactor, cwd: input.cwd });
+    const result = await captureSession(located, { outDir, redaction, cwd: input.cwd });
     const n = captureCounts(result);
     const where = relative(base, join(outDir, result.outFolder)) || '.';
     const bad = result.badLines.length ? `, ${result.badLines.length} bad line(s) left out` : '';
@@ -144,10 +143,11 @@ async function logLine(line: string, ctx: { redactor: Redactor; logDir?: string;
   ctx.err(stamped);
   if (!ctx.logDir) return;
   try {
-    await mkdir(ctx.logDir, { recursive: true });
-    await appendFile(join(ctx.logDir, CAPTURE_LOG), `${stamped}\n`);
-  } catch {
-    // stderr has the line
+    // Never through a link: a committed `capture.log -> ~/.bashrc` would get our line appended.
+    await createSafeTarget(ctx.logDir).appendFile(join(ctx.logDir, CAPTURE_LOG), `${stamped}\n`);
+  } catch (e) {
+    // stderr has the line; say once why the log file does not.
+    ctx.err(`${stamp()} ${ctx.redactor.redactText(`capture: ${CAPTURE_LOG} not written: ${(e as Error).message}`).replace(/[\r\n\t]+/g, ' ')}`);
   }
 }
 

@@ -18,7 +18,6 @@ import { launchBrowser } from '../test/helpers/browser.js';
 import { openSessionById, sourceLayout } from '../src/lib/build/open-session.js';
 import { Marked } from 'marked';
 import { sanitizeHtml } from '../src/lib/render/sanitize.js';
-import { sessionEntryId, projectSlugOf } from '../src/lib/site/slug.js';
 import { absoluteUrl, sessionUrl } from '../src/lib/site/urls.js';
 
 const REPO = resolve(import.meta.dirname, '..');
@@ -57,7 +56,7 @@ export async function main(argv: string[]): Promise<number> {
   const sessions: CommentSession[] = [];
   for (const id of ids) {
     const opened = await openSessionById(source, id, {});
-    const slug = sessionEntryId(projectSlugOf(opened.source.projectFolder), opened.result.session.sessionId);
+    const slug = opened.identity.entryId;
     sessions.push({ session: opened.result.session, reasons: ['files'], pageUrl: absoluteUrl(sessionUrl('/my-sessions/', slug), site), messageUrl: (uuid) => absoluteUrl(sessionUrl('/my-sessions/', slug, { message: uuid }), site) });
   }
   const body = commentBody(sessions, { pageSize: 40 });

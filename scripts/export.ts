@@ -13,7 +13,6 @@ import { sessionToHtml } from './lib/export/html.js';
 import { sessionToMarkdown } from '../src/lib/export/markdown.js';
 import { openSessionById } from '../src/lib/build/open-session.js';
 import { pageOfMessage } from '../src/lib/site/pages.js';
-import { sessionEntryId, projectSlugOf } from '../src/lib/site/slug.js';
 import { absoluteUrl, pagesBase, sessionUrl } from '../src/lib/site/urls.js';
 import { loadConfig } from '../src/schemas/config.js';
 import type { Message, Session } from '../src/lib/transcript/types.js';
@@ -74,7 +73,7 @@ export async function main(argv: string[], deps: ExportDeps = {}): Promise<numbe
     return 1;
   }
   const session = opened.result.session;
-  const slug = sessionEntryId(projectSlugOf(opened.source.projectFolder), session.sessionId);
+  const slug = opened.identity.entryId;
   const target = pickTarget(session, prompt, values.message, config.pageSize);
   if (typeof target === 'string') {
     err(target);

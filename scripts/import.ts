@@ -16,7 +16,7 @@ import { folderUsernames, importSession, type ImportSessionResult } from './lib/
 import { parseDateBound, selectSessions, transcriptSpans } from './lib/import/select.js';
 import { quickTitle } from './lib/import/title.js';
 import { assignSiblingAgents } from '../src/lib/build/open-session.js';
-import { createRedactor, type RedactionOptions } from '../src/lib/redact/index.js';
+import type { RedactionOptions } from '../src/lib/redact/index.js';
 import { CONFIG_FILE, redactionConfigSchema } from '../src/schemas/config.js';
 
 const USAGE = `usage: sessionpress import [source] [options]
@@ -116,7 +116,6 @@ export async function main(argv: string[], deps: ImportDeps = {}): Promise<numbe
 
   const owners = await assignSiblingAgents(layout);
   const usernamesByFolder = await folderUsernames(layout.sessions.filter((s) => chosen.some((c) => c.projectFolder === s.projectFolder)));
-  const redactor = createRedactor(redaction);
   const summary: ImportSummary = { imported: [], failed: [], bytesIn: 0, bytesOut: 0, findings: new Map() };
   const totalBytes = chosen.reduce((n, s) => n + s.size, 0);
   const bar = (deps.progress ?? (process.stdout.isTTY && (chosen.length > 20 || totalBytes > 50e6))) ? await startProgress(chosen.length) : undefined;
@@ -124,8 +123,8 @@ export async function main(argv: string[], deps: ImportDeps = {}): Promise<numbe
     try {
       const result = await importSession(source, {
         root,
-      outDir,
-        redactor,
+        outDir,
+        redaction,
         dryRun,
         siblingAgents: owners.get(source.sessionId) ?? [],
         folderUsernames: usernamesByFolder.get(source.projectFolder),

@@ -7,12 +7,10 @@
  * `sessionpress link --pr <number|owner/repo#N|url>` prints those lines for every
  * session that opened or updated that pull request, newest first.
  */
-import { readFile } from 'node:fs/promises';
 import { parseCommandLine } from './lib/cli.js';
-import { openSession, openSessionById, sourceLayout } from '../src/lib/build/open-session.js';
+import { openSession, openSessionById, sessionFileIncludes, sourceLayout } from '../src/lib/build/open-session.js';
 import { linkTo } from '../src/lib/site/links.js';
 import { groupByPullRequest, matchesPullRequest } from '../src/lib/site/pull-requests.js';
-import { projectSlugOf } from '../src/lib/site/slug.js';
 import { pagesBase } from '../src/lib/site/urls.js';
 import { loadConfig, type SessionpressConfig } from '../src/schemas/config.js';
 import type { Session } from '../src/lib/transcript/types.js';
@@ -51,7 +49,7 @@ export async function main(argv: string[], out: (line: string) => void = console
       site: config.site,
       base: pagesBase(config.base, config.prefix),
       pageSize: config.pageSize,
-      projectSlug: projectSlugOf(opened.source.projectFolder),
+      entryId: opened.identity.entryId,
       message: values.message,
       tool: values.tool,
       prompt,
@@ -70,14 +68,14 @@ export async function main(argv: string[], out: (line: string) => void = console
 /** The sessions of the source that touched a pull request, grouped by PR, each with its link lines. */
 async function linkPullRequest(config: SessionpressConfig, query: string, out: (line: string) => void): Promise<number> {
   const { layout, owners } = await sourceLayout(config.sourceDir);
-  const found: Array<{ session: Session; projectSlug: string }> = [];
+  const found: Array<{ session: Session; entryId: string }> = [];
   for (const source of layout.sessions) {
     // Only a session file with a pr-link line can name a PR: skip the rest without parsing or redacting them.
-    if (!(await readFile(source.path)).includes('"pr-link"')) continue;
+    if (!(await sessionFileIncludes(source.path, '"pr-link"'))) continue;
     const opened = await openSession(source, { root: config.sourceDir, owners, redaction: config.redaction });
     if (!opened.result.ok) continue;
     const session = opened.result.session;
-    if ((session.facts.pullRequests ?? []).some((pr) => matchesPullRequest(pr, query))) found.push({ session, projectSlug: projectSlugOf(source.projectFolder) });
+    if ((session.facts.pullRequests ?? []).some((pr) => matchesPullRequest(pr, query))) found.push({ session, entryId: opened.identity.entryId });
   }
   const groups = groupByPullRequest(found, (f) => ({ ...f.session.facts, pullRequests: (f.session.facts.pullRequests ?? []).filter((pr) => matchesPullRequest(pr, query)) }));
   if (!groups.length) {
@@ -86,8 +84,8 @@ async function linkPullRequest(config: SessionpressConfig, query: string, out: (
   }
   for (const g of groups) {
     out(`${g.label} ${g.url} — ${g.sessions.length} session${g.sessions.length === 1 ? '' : 's'}`);
-    for (const { session, projectSlug } of g.sessions) {
-      const link = linkTo(session, { site: config.site, base: pagesBase(config.base, config.prefix), pageSize: config.pageSize, projectSlug });
+    for (const { session, entryId } of g.sessions) {
+      const link = linkTo(session, { site: config.site, base: pagesBase(config.base, config.prefix), pageSize: config.pageSize, entryId });
       out(link.url);
       out(link.markdown);
     }

@@ -17,7 +17,6 @@ import { describeSample } from './audit.js';
 import { GITHUB_COMMENT_LIMIT } from '../src/lib/export/markdown.js';
 import { scanText } from '../src/lib/redact/scan.js';
 import { pageOfMessage } from '../src/lib/site/pages.js';
-import { projectSlugOf, sessionEntryId } from '../src/lib/site/slug.js';
 import { absoluteUrl, pagesBase, sessionUrl } from '../src/lib/site/urls.js';
 import { loadConfig, type SessionpressConfig } from '../src/schemas/config.js';
 
@@ -146,11 +145,11 @@ async function updateOurs(api: ReturnType<typeof pullRequestApi>, number: number
 }
 
 /** A found session with the published page's address, when the site's is known. */
-function commentSession(opened: { source: { projectFolder: string }; result: { session: CommentSession['session'] } }, reasons: CommentSession['reasons'], config: SessionpressConfig): CommentSession {
+function commentSession(opened: { identity: { entryId: string }; result: { session: CommentSession['session'] } }, reasons: CommentSession['reasons'], config: SessionpressConfig): CommentSession {
   const session = opened.result.session;
   if (!config.site) return { session, reasons };
   const base = pagesBase(config.base, config.prefix);
-  const slug = sessionEntryId(projectSlugOf(opened.source.projectFolder), session.sessionId);
+  const slug = opened.identity.entryId;
   return {
     session,
     reasons,

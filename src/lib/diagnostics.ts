@@ -38,6 +38,8 @@ export const DIAGNOSTIC_CODES = [
   'read-error',
   'kept-output-missing',
   'agent-without-session',
+  'symlink-skipped',
+  'unsafe-name',
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
@@ -67,10 +69,15 @@ export const DIAGNOSTIC_TITLES: Readonly<Record<DiagnosticCode, string>> = {
   'read-error': 'file that could not be read',
   'kept-output-missing': 'whole output named by a result not found beside the session',
   'agent-without-session': 'agent file whose session is not in the source; not shown',
+  'symlink-skipped': 'symbolic link in the source; not followed, not read',
+  'unsafe-name': 'file whose name cannot be a session or agent id; not read',
 };
 
 /** Codes that say why a file got no page (it is skipped), rather than what is wrong in it. */
 export const SKIP_CODES: ReadonlySet<DiagnosticCode> = new Set(['empty-file', 'metadata-only']);
+
+/** Problems of the source tree's layout (a link, a name), found by discovery rather than in a session: reported by file. */
+export const LAYOUT_CODES: ReadonlySet<DiagnosticCode> = new Set(['symlink-skipped', 'unsafe-name']);
 
 /** Codes that mean a line could not yield an entry at all ("bad lines"). */
 export const BAD_LINE_CODES: ReadonlySet<DiagnosticCode> = new Set([

@@ -1,6 +1,8 @@
 import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
+import type { Diagnostic } from './diagnostics.js';
+import { unsafeNameReason } from './fs/safe-path.js';
 import { PLACEHOLDER_SOURCE } from './redact/rules.js';
 
 /** A session file found on disk, with the subagent files that may belong to it. */
@@ -33,6 +35,13 @@ export interface SourceLayout {
   sessions: SessionSource[];
   /** Every agent file seen, so that callers can report the ones no session claimed. */
   agentPaths: string[];
+  /**
+   * What discovery refused, by file (relative to the root): symbolic links
+   * (never followed: a cloned repository can commit `tool-results -> ~/.kube`)
+   * and names that cannot be ids (`...jsonl` would give the id `..`).
+   * Reported by every command, never dropped silently.
+   */
+  problems: Diagnostic[];
 }
 
 const AGENT_FILE = /^agent-.+\.jsonl$/;
@@ -50,22 +59,25 @@ export const WORKFLOW_DIR = /[\\/]subagents[\\/]workflows[\\/]([^\\/]+)[\\/][^\\
 export async function discoverSources(root: string): Promise<SourceLayout> {
   const sessions: SessionSource[] = [];
   const agentPaths: string[] = [];
-  const rootEntries = await readdir(root, { withFileTypes: true });
+  const problems: Diagnostic[] = [];
+  const seen = (dir: string, entries: Dirent[]): Dirent[] => keepReal(root, dir, entries, problems);
+  const rootEntries = seen(root, await readdir(root, { withFileTypes: true }));
   const projectDirs = rootEntries.filter((d) => d.isDirectory()).map((d) => d.name);
   const folders: Array<{ dir: string; name: string }> = [];
   if (rootEntries.some((d) => d.isFile() && d.name.endsWith('.jsonl'))) folders.push({ dir: root, name: '.' });
   for (const name of projectDirs) folders.push({ dir: join(root, name), name });
 
   for (const { dir, name: projectFolder } of folders) {
-    const entries = await readdir(dir, { withFileTypes: true });
+    const entries = seen(dir, await readdir(dir, { withFileTypes: true }));
     const siblings = entries
-      .filter((d) => d.isFile() && AGENT_FILE.test(d.name))
+      .filter((d) => d.isFile() && AGENT_FILE.test(d.name) && safeId(root, dir, d.name, agentIdFromPath(d.name), problems))
       .map((d) => join(dir, d.name))
       .sort();
     agentPaths.push(...siblings);
     const sessionFiles = entries
       .filter((d) => d.isFile() && d.name.endsWith('.jsonl') && !AGENT_FILE.test(d.name))
       .map((d) => d.name)
+      .filter((name) => safeId(root, dir, name, name.slice(0, -'.jsonl'.length), problems))
       .sort();
     const subdirs = new Set(entries.filter((d) => d.isDirectory()).map((d) => d.name));
     for (const fileName of sessionFiles) {
@@ -73,10 +85,15 @@ export async function discoverSources(root: string): Promise<SourceLayout> {
       const path = join(dir, fileName);
       const found: SessionFolderFiles = { subagentPaths: [], sidecarPaths: [], toolResultPaths: [] };
       if (subdirs.has(sessionId)) {
-        await readSessionFolder(join(dir, sessionId), found);
+        await readSessionFolder(root, join(dir, sessionId), found, problems);
         agentPaths.push(...found.subagentPaths);
       }
-      const st = await stat(path);
+      // lstat: the entry was a regular file when listed; a link put in its place since is not followed.
+      const st = await lstat(path);
+      if (!st.isFile()) {
+        problems.push(linkProblem(root, path));
+        continue;
+      }
       sessions.push({
         sessionId,
         path,
@@ -91,7 +108,28 @@ export async function discoverSources(root: string): Promise<SourceLayout> {
       });
     }
   }
-  return { root, sessions, agentPaths };
+  return { root, sessions, agentPaths, problems };
+}
+
+/** The entries of a folder that are real files and folders; each symbolic link among them becomes a problem. */
+function keepReal(root: string, dir: string, entries: Dirent[], problems: Diagnostic[]): Dirent[] {
+  const out: Dirent[] = [];
+  for (const e of entries) {
+    if (e.isSymbolicLink()) problems.push(linkProblem(root, join(dir, e.name)));
+    else out.push(e);
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function linkProblem(root: string, path: string): Diagnostic {
+  return { file: toPosix(relative(root, path)), line: 0, code: 'symlink-skipped', reason: 'a symbolic link; not followed (only real files and folders inside the source are read)' };
+}
+
+/** Whether an id made from a file name is safe as a path segment; a problem names the file when it is not. */
+function safeId(root: string, dir: string, fileName: string, id: string, problems: Diagnostic[]): boolean {
+  const why = unsafeNameReason(id);
+  if (why) problems.push({ file: toPosix(relative(root, join(dir, fileName))), line: 0, code: 'unsafe-name', reason: `its id would be ${JSON.stringify(id)} (${why}); not read` });
+  return !why;
 }
 
 interface SessionFolderFiles {
@@ -103,31 +141,49 @@ interface SessionFolderFiles {
 /**
  * Reads a session's own folder (2.1.x): `subagents/agent-*.jsonl` with their
  * `.meta.json` sidecars, workflow runs under `subagents/workflows/<runId>/`,
- * and the whole outputs under `tool-results/`. Missing parts are normal.
+ * and the whole outputs under `tool-results/`. Missing parts are normal; a
+ * part that is a symbolic link is a problem, and not followed.
  */
-async function readSessionFolder(sessionDir: string, found: SessionFolderFiles): Promise<void> {
+async function readSessionFolder(root: string, sessionDir: string, found: SessionFolderFiles, problems: Diagnostic[]): Promise<void> {
+  const list = (dir: string) => listDir(root, dir, problems);
   const subDir = join(sessionDir, 'subagents');
-  await collectAgentFiles(subDir, found);
-  for (const run of await listDir(join(subDir, 'workflows'))) {
-    if (run.isDirectory()) await collectAgentFiles(join(subDir, 'workflows', run.name), found);
+  await collectAgentFiles(root, subDir, await list(subDir), found, problems);
+  const workflows = join(subDir, 'workflows');
+  for (const run of await list(workflows)) {
+    if (run.isDirectory()) await collectAgentFiles(root, join(workflows, run.name), await list(join(workflows, run.name)), found, problems);
   }
-  for (const f of await listDir(join(sessionDir, 'tool-results'))) {
+  for (const f of await list(join(sessionDir, 'tool-results'))) {
     if (f.isFile()) found.toolResultPaths.push(join(sessionDir, 'tool-results', f.name));
   }
 }
 
-async function collectAgentFiles(dir: string, found: SessionFolderFiles): Promise<void> {
-  for (const f of await listDir(dir)) {
+async function collectAgentFiles(root: string, dir: string, entries: Dirent[], found: SessionFolderFiles, problems: Diagnostic[]): Promise<void> {
+  for (const f of entries) {
     if (!f.isFile()) continue;
-    if (AGENT_FILE.test(f.name)) found.subagentPaths.push(join(dir, f.name));
-    else if (SIDECAR_FILE.test(f.name)) found.sidecarPaths.push(join(dir, f.name));
+    if (AGENT_FILE.test(f.name)) {
+      if (safeId(root, dir, f.name, agentIdFromPath(f.name), problems)) found.subagentPaths.push(join(dir, f.name));
+    } else if (SIDECAR_FILE.test(f.name)) found.sidecarPaths.push(join(dir, f.name));
   }
 }
 
-/** A folder's entries, sorted by name (deterministic builds); none when it does not exist. */
-async function listDir(dir: string): Promise<Dirent[]> {
+/**
+ * A folder's real entries, sorted by name (deterministic builds); none when it
+ * does not exist. A folder that is itself a symbolic link is not listed.
+ */
+async function listDir(root: string, dir: string, problems: Diagnostic[]): Promise<Dirent[]> {
+  let st;
   try {
-    return (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    st = await lstat(dir);
+  } catch {
+    return [];
+  }
+  if (st.isSymbolicLink()) {
+    problems.push(linkProblem(root, dir));
+    return [];
+  }
+  if (!st.isDirectory()) return [];
+  try {
+    return keepReal(root, dir, await readdir(dir, { withFileTypes: true }), problems);
   } catch {
     return [];
   }

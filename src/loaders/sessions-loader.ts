@@ -14,7 +14,7 @@ import { createProgress, isInteractive, isVerbose, PROGRESS_LABEL } from '../lib
 import { createRenderCache, problemsFilePath } from '../lib/build/render-cache.js';
 import type { RenderSessionOptions } from '../lib/build/render-session.js';
 import { createSessionPool } from '../lib/build/worker-pool.js';
-import { projectSlugOf, sessionEntryId } from '../lib/site/slug.js';
+import { entryIdOf } from '../lib/site/slug.js';
 import { assetUrl, pagesBase } from '../lib/site/urls.js';
 import type { SessionpressConfig } from '../schemas/config.js';
 
@@ -123,12 +123,20 @@ const ORPHANS_META = 'agents-without-session';
 async function reportAgentsWithoutSession(context: LoaderContext, config: SessionpressConfig, plan: Plan, reporter: Reporter): Promise<void> {
   const root = config.sourceDir;
   const paths = plan.layout.agentPaths.filter((p) => !plan.claimed.has(p)).map((p) => toPosix(relative(root, p)));
-  const digest = context.generateDigest({ paths, redaction: config.redaction });
+  // Links and unsafe names discovery refused are reported the same way: by file, redacted, on every build.
+  const layoutProblems = plan.layout.problems;
+  const digest = context.generateDigest({ paths, layoutProblems, redaction: config.redaction });
   const before = JSON.parse(context.meta.get(ORPHANS_META) ?? 'null') as { digest: string; items: Diagnostic[] } | null;
   const known = before?.digest === digest;
-  const items = known ? before.items : paths.length ? await (await import('../lib/build/agents-without-session.js')).agentsWithoutSession(paths, config.redaction) : [];
+  let items: Diagnostic[] = [];
+  if (known) items = before.items;
+  else if (paths.length || layoutProblems.length) {
+    const { agentsWithoutSession, redactLayoutProblems } = await import('../lib/build/agents-without-session.js');
+    items = [...(await agentsWithoutSession(paths, config.redaction)), ...(await redactLayoutProblems(layoutProblems, config.redaction))];
+  }
   if (!known) context.meta.set(ORPHANS_META, JSON.stringify({ digest, items }));
-  items.forEach((d, i) => reporter.problems.add({ key: paths[i], items: [d], shownFile: () => reporter.shownPath(paths[i]), known }));
+  const keys = [...paths, ...layoutProblems.map((d) => d.file)];
+  items.forEach((d, i) => reporter.problems.add({ key: keys[i], items: [d], shownFile: () => reporter.shownPath(keys[i]), known }));
   reporter.totals.problems += items.length;
 }
 
@@ -162,8 +170,7 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
     agentPaths.forEach((p) => plan.claimed.add(p));
     const read = [...agentPaths, ...sideFilesOf(source)].map((p) => toPosix(relative(root, p)));
     const digest = generateDigest({ settings, files: digestInputs(source, read, fileDigests) });
-    const folderSlug = projectSlugOf(source.projectFolder);
-    const id = sessionEntryId(folderSlug, source.sessionId);
+    const id = entryIdOf(source);
     plan.untouched.delete(id);
     const existing = store.get(id);
     if (existing && existing.digest === digest && cache.has(String(existing.data.cacheKey))) {
@@ -182,7 +189,7 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
       continue;
     }
     const siblingAgents = owners.get(source.sessionId) ?? [];
-    plan.jobs.push({ id, digest, job: { source, projectRoot, cacheDir, root, siblingAgents, cacheKey: digest, folderSlug, redaction: config.redaction, render } });
+    plan.jobs.push({ id, digest, job: { source, projectRoot, cacheDir, root, siblingAgents, cacheKey: digest, redaction: config.redaction, render } });
   }
   return plan;
 }

@@ -55,13 +55,13 @@ describe('pages and links', async () => {
     expect(pageOfMessage(big, asst.uuid.slice(0, 10), 40)).toEqual({ page: byPrompt.page, uuid: asst.uuid });
   });
   it('builds absolute URLs under a base path and a Markdown line', () => {
-    const link = linkTo(big, { site: 'https://me.github.io', base: '/repo', pageSize: 40, projectSlug: 'work-search-indexer', prompt: 1 });
+    const link = linkTo(big, { site: 'https://me.github.io', base: '/repo', pageSize: 40, entryId: `work-search-indexer/${big.sessionId}`, prompt: 1 });
     expect(link.url).toBe(`https://me.github.io/repo/sessions/work-search-indexer/${big.sessionId}/#m-${big.turns.find((t) => t.prompt)!.prompt!.uuid}`);
     expect(link.markdown).toMatch(/^\[.+ — prompt 1\]\(https:\/\/me\.github\.io\/repo\/sessions\//);
     const lastPrompt = big.turns[big.turns.length - 1];
-    const deep = linkTo(big, { base: '/', pageSize: 40, projectSlug: 'p', prompt: lastPrompt.index });
+    const deep = linkTo(big, { base: '/', pageSize: 40, entryId: `p/${big.sessionId}`, prompt: lastPrompt.index });
     expect(deep.url).toMatch(new RegExp(`^/sessions/p/${big.sessionId}/\\d+/#m-`));
-    expect(() => linkTo(big, { base: '/', pageSize: 40, projectSlug: 'p', message: 'zzzz' })).toThrow(/no message/);
+    expect(() => linkTo(big, { base: '/', pageSize: 40, entryId: `p/${big.sessionId}`, message: 'zzzz' })).toThrow(/no message/);
   });
 });
 

@@ -1,10 +1,11 @@
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { open, readFile, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { discoverSources, toPosix, type SessionSource } from '../../../src/lib/discover.js';
 import { assignSiblingAgents } from '../../../src/lib/build/open-session.js';
 import { usernamesFromCwds } from '../../../src/lib/redact/usernames.js';
-import type { Redactor } from '../../../src/lib/redact/types.js';
-import { folderUsernames, importSession, type ImportSessionResult } from '../import/import-session.js';
+import { createSafeTarget } from '../../../src/lib/fs/safe-write.js';
+import type { RedactionOptions } from '../../../src/lib/redact/types.js';
+import { folderUsernames, importSession, type CopyStep, type ImportSessionResult } from '../import/import-session.js';
 
 /**
  * The session a hook names, found as `sessionpress import` would find it in
@@ -39,20 +40,22 @@ export function captureCounts(result: ImportSessionResult): CaptureCounts {
 
 /**
  * Copies one session into `outDir`, redacted, replacing an earlier copy (a
- * session that grew is copied again whole). Every file is written through a
- * temporary file and renamed, so a reader never sees half of one, and two
- * hooks of the same session (PreCompact and SessionEnd close together) take
- * turns through a lock (see {@link withSessionLock}).
+ * session that grew is copied again whole). The new copy is written beside
+ * the old one and swapped in file by file (see `importSession`), so a hook
+ * killed at any instant (SessionEnd hooks get 1.5 s) leaves one whole copy;
+ * nothing is written through a symbolic link; two hooks of the same session
+ * (PreCompact and SessionEnd close together) take turns through a lock (see
+ * {@link withSessionLock}).
  */
 export async function captureSession(
   located: { source: SessionSource; root: string; siblingAgents: string[] },
-  options: { outDir: string; redactor: Redactor; cwd: string },
+  options: { outDir: string; redaction: Partial<RedactionOptions>; cwd: string; onStep?: (step: CopyStep) => void },
 ): Promise<ImportSessionResult> {
   const { source, root, siblingAgents } = located;
   // The session's own `cwd` values name the login name, even one with a dash in it; the hook's cwd adds one more.
   const usernames = [...((await folderUsernames([source])).get(source.projectFolder) ?? []), ...usernamesFromCwds([options.cwd])];
   return withSessionLock(options.outDir, source.sessionId, () =>
-    importSession(source, { root, outDir: options.outDir, redactor: options.redactor, siblingAgents, folderUsernames: usernames }),
+    importSession(source, { root, outDir: options.outDir, redaction: options.redaction, siblingAgents, folderUsernames: usernames, onStep: options.onStep }),
   );
 }
 
@@ -69,7 +72,8 @@ const LOCK_POLL_MS = 100;
  */
 export async function withSessionLock<T>(outDir: string, sessionId: string, fn: () => Promise<T>): Promise<T> {
   const lock = join(outDir, `.capture-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}.lock`);
-  await mkdir(outDir, { recursive: true });
+  // Refuses an output folder that is a symbolic link (a cloned repository can commit one) before anything is written.
+  await createSafeTarget(outDir).ensureDir(outDir);
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {

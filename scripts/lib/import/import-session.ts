@@ -1,10 +1,9 @@
-import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { BAD_LINE_CODES, type Diagnostic } from '../../../src/lib/diagnostics.js';
-import { toPosix, type SessionSource } from '../../../src/lib/discover.js';
-import { readJsonl } from '../../../src/lib/jsonl/read-jsonl.js';
-import { redactProjectFolder, usernamesFromCwds, usernamesFromFolder } from '../../../src/lib/redact/usernames.js';
-import type { RedactionReport, Redactor } from '../../../src/lib/redact/types.js';
+import { realPathOf, toPosix, type SessionSource } from '../../../src/lib/discover.js';
+import { copyIdentity, readSession } from '../../../src/lib/build/open-session.js';
+import { createSafeTarget, type SafeTarget } from '../../../src/lib/fs/safe-write.js';
+import type { RedactionOptions, RedactionReport } from '../../../src/lib/redact/types.js';
 
 export interface ImportedFile {
   /** Source path relative to the source root. */
@@ -25,18 +24,24 @@ export interface ImportSessionResult {
   report: RedactionReport;
   /** Lines that could not yield an entry: left out of the copy. */
   badLines: Diagnostic[];
-  /** Other problems the reader repaired (invalid UTF-8, lone surrogates). */
+  /** Other problems the reader repaired or met (invalid UTF-8, lone surrogates, unreadable side files). */
   notes: Diagnostic[];
   bytesIn: number;
   bytesOut: number;
   /** Entries left out because the site never shows them (file-history snapshots). */
   droppedEntries: number;
+  /** The session's redactor, for what a caller prints about it (file names hold login names). */
+  redactText: (text: string) => string;
 }
+
+/** Where a copy is at when a capture is stopped on purpose (tests of a hook killed mid-way). */
+export type CopyStep = 'staged' | 'swapped-one';
 
 export interface ImportSessionOptions {
   root: string;
   outDir: string;
-  redactor: Redactor;
+  /** The user's redaction settings; every session gets a fresh redactor of its own. */
+  redaction: Partial<RedactionOptions>;
   dryRun?: boolean;
   /** Agent files beside sessions (`agent-*.jsonl`, Claude Code ≤ 2.0) that belong to this session. */
   siblingAgents?: string[];
@@ -45,117 +50,127 @@ export interface ImportSessionOptions {
    * so that every session of a folder lands in the same redacted folder.
    */
   folderUsernames?: string[];
+  /** Called at each step of writing the copy; a test throws from it to stop the copy there, as a kill would. */
+  onStep?: (step: CopyStep) => void;
 }
 
 /**
- * Copies one session (with its subagent files) into the output folder,
- * redacted, keeping the `~/.claude/projects` layout under a redacted project
- * folder name. What the site never shows is left out (file-history snapshots,
+ * Copies one session (with its subagent files, sidecars and kept outputs)
+ * into the output folder, read and redacted through the one way into a
+ * session (`readSession`), keeping the `~/.claude/projects` layout under the
+ * session's redacted project folder (its identity's `copyFolder`). What the
+ * site never shows is left out (file-history snapshots,
  * `toolUseResult.originalFile`, whose content the patch already holds); lines
  * that are not JSON objects are left out and returned as `badLines`.
- * A previous import of the same session is replaced.
+ *
+ * A previous copy of the same session is replaced so that a stop at any
+ * instant leaves one whole copy: every new file is first written beside its
+ * old one under a temporary name, then each is renamed over its old one, and
+ * only then are the old copy's files the new one lacks removed. Nothing is
+ * written through a symbolic link or outside the output folder.
  */
 export async function importSession(source: SessionSource, options: ImportSessionOptions): Promise<ImportSessionResult> {
-  const projectDir = dirname(source.path);
-  const paths = [source.path, ...source.subagentPaths, ...(options.siblingAgents ?? [])];
-  const files: Array<{ path: string; values: Record<string, unknown>[]; bytesIn: number }> = [];
-  const badLines: Diagnostic[] = [];
-  const notes: Diagnostic[] = [];
   let droppedEntries = 0;
-  for (const path of paths) {
-    const read = await readJsonl(path, toPosix(relative(options.root, path)));
-    for (const d of read.diagnostics) (BAD_LINE_CODES.has(d.code) ? badLines : notes).push(d);
-    const values: Record<string, unknown>[] = [];
-    for (const { value } of read.records) {
-      if (value.type === 'file-history-snapshot') {
-        droppedEntries++;
-        continue;
-      }
-      pruneUnshown(value);
-      values.push(value);
+  const owners = new Map([[source.sessionId, options.siblingAgents ?? []]]);
+  const keep = (value: Record<string, unknown>) => {
+    if (value.type === 'file-history-snapshot') {
+      droppedEntries++;
+      return false;
     }
-    files.push({ path, values, bytesIn: read.bytes });
-  }
-
-  const sideFiles = await readSideFiles(source, options.root, notes);
-  const report = await options.redactor.redactSession(
-    [...files.flatMap((f) => f.values), ...sideFiles.map((f) => f.value)],
-    { projectFolders: [source.projectFolder] },
-  );
-  const usernames = [...(options.folderUsernames ?? []), ...usernamesFromFolder(source.projectFolder), ...options.redactor.knownUsernames()];
-  const folderName = source.projectFolder === '.' ? 'sessions' : source.projectFolder;
-  const outFolder = redactProjectFolder(folderName, usernames);
-  const outProject = join(options.outDir, outFolder);
+    pruneUnshown(value);
+    return true;
+  };
+  const read = await readSession(source, { root: options.root, owners, redaction: options.redaction, usernames: options.folderUsernames, keep });
+  const identity = copyIdentity(read).copyFolder;
+  // Problems come back redacted; the command's own output names the user's files as they are, so an editor can open them.
+  const candidates = () => [...read.files.map((f) => f.rel), ...read.sideFiles.map((f) => f.rel)];
+  const local = read.diagnostics.map((d) => ({ ...d, file: realPathOf(d.file, candidates) }));
+  const badLines = local.filter((d) => BAD_LINE_CODES.has(d.code));
+  const notes = local.filter((d) => !BAD_LINE_CODES.has(d.code));
+  const projectDir = dirname(source.path);
+  const outProject = join(options.outDir, identity);
 
   const imported: ImportedFile[] = [];
   const outputs: Array<{ target: string; text: string }> = [];
-  for (const f of files) {
-    const text = f.values.map((v) => `${JSON.stringify(v)}\n`).join('');
-    const target = join(outProject, relative(projectDir, f.path));
+  const add = (path: string, text: string, entries: number, bytesIn: number) => {
+    const target = join(outProject, relative(projectDir, path));
     outputs.push({ target, text });
-    imported.push({
-      source: toPosix(relative(options.root, f.path)),
-      target: toPosix(relative(options.outDir, target)),
-      entries: f.values.length,
-      bytesIn: f.bytesIn,
-      bytesOut: Buffer.byteLength(text),
-    });
-  }
-  for (const f of sideFiles) {
-    const text = f.kind === 'sidecar' ? `${JSON.stringify(f.value)}\n` : String((f.value as { text: string }).text);
-    const target = join(outProject, relative(projectDir, f.path));
-    outputs.push({ target, text });
-    imported.push({ source: toPosix(relative(options.root, f.path)), target: toPosix(relative(options.outDir, target)), entries: 0, bytesIn: f.bytesIn, bytesOut: Buffer.byteLength(text) });
-  }
+    imported.push({ source: toPosix(relative(options.root, path)), target: toPosix(relative(options.outDir, target)), entries, bytesIn, bytesOut: Buffer.byteLength(text) });
+  };
+  for (const f of read.files) add(f.path, f.records.map((r) => `${JSON.stringify(r.value)}\n`).join(''), f.records.length, f.bytes);
+  for (const f of read.sideFiles) add(f.path, f.kind === 'sidecar' ? `${JSON.stringify(f.value)}\n` : f.value.text, 0, f.bytes);
 
-  if (!options.dryRun) {
-    // Replace, not merge: a subagent file dropped since the last import must not linger.
-    await rm(join(outProject, `${source.sessionId}.jsonl`), { force: true });
-    await rm(join(outProject, source.sessionId), { recursive: true, force: true });
-    for (const { target, text } of outputs) await writeAtomic(target, text);
-  }
+  if (!options.dryRun) await replaceCopy(createSafeTarget(options.outDir), outProject, source.sessionId, outputs, options.onStep);
 
   return {
     sessionId: source.sessionId,
     projectFolder: source.projectFolder,
-    outFolder,
+    outFolder: identity,
     files: imported,
-    report,
+    report: read.report,
     badLines,
     notes,
     bytesIn: imported.reduce((n, f) => n + f.bytesIn, 0),
     bytesOut: imported.reduce((n, f) => n + f.bytesOut, 0),
     droppedEntries,
+    redactText: (text) => (read.redactor ? read.redactor.redactText(text) : text),
   };
-}
-
-/** A file read beside a session: an agent's sidecar (a JSON object) or a whole tool output (text, held as `{ text }` for the redactor). */
-interface SideFile {
-  path: string;
-  kind: 'sidecar' | 'tool-result';
-  value: Record<string, unknown>;
-  bytesIn: number;
 }
 
 /**
- * Reads the sidecars and whole tool outputs of a session (2.1.x), so that
- * they are redacted with it and copied beside it. One that cannot be read is
- * a note, and left out.
+ * Replaces the copy of one session in `outProject` with `outputs`: stage every
+ * file beside its target, rename each over its target, then remove what the
+ * old copy had and the new one lacks (a subagent dropped since). Leftover
+ * temporary files of an earlier stopped copy are removed first.
  */
-async function readSideFiles(source: SessionSource, root: string, notes: Diagnostic[]): Promise<SideFile[]> {
-  const out: SideFile[] = [];
-  const read = async (path: string, kind: SideFile['kind']) => {
-    try {
-      const text = await readFile(path, 'utf8');
-      const value = kind === 'sidecar' ? (JSON.parse(text) as unknown) : { text };
-      if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('not a JSON object');
-      out.push({ path, kind, value: value as Record<string, unknown>, bytesIn: Buffer.byteLength(text) });
-    } catch (err) {
-      notes.push({ file: toPosix(relative(root, path)), line: 0, code: 'read-error', reason: `left out of the copy: ${(err as Error).message.slice(0, 100)}` });
+async function replaceCopy(target: SafeTarget, outProject: string, sessionId: string, outputs: Array<{ target: string; text: string }>, onStep?: (step: CopyStep) => void): Promise<void> {
+  const mainFile = join(outProject, `${sessionId}.jsonl`);
+  const folder = join(outProject, sessionId);
+  const before = await filesOf([mainFile], folder);
+  for (const stale of before.filter(isTemporary)) await target.remove(stale);
+  const staged: Array<{ tmp: string; path: string }> = [];
+  try {
+    for (const o of outputs) staged.push({ tmp: await target.stageFile(o.target, o.text), path: o.target });
+    onStep?.('staged');
+    // The session's folder first, its file last: a copy's file is what discovery looks for.
+    staged.sort((a, b) => Number(a.path === mainFile) - Number(b.path === mainFile));
+    for (const [i, s] of staged.entries()) {
+      await target.swapIn(s.tmp, s.path);
+      s.tmp = '';
+      if (i === 0) onStep?.('swapped-one');
     }
+  } finally {
+    for (const s of staged) if (s.tmp) await target.remove(s.tmp).catch(() => undefined);
+  }
+  const written = new Set(outputs.map((o) => o.target));
+  for (const old of before) if (!isTemporary(old) && !written.has(old)) await target.remove(old);
+}
+
+/** A temporary file of the safe writer (`.<name>.<pid>.<hex>.tmp`). */
+function isTemporary(path: string): boolean {
+  return /(^|[\\/])\.[^\\/]+\.\d+\.[0-9a-f]+\.tmp$/.test(path);
+}
+
+/** The files a copy of a session holds: its file (with leftovers beside it) and everything below its folder. Links are listed, not followed. */
+async function filesOf(mainFiles: string[], folder: string): Promise<string[]> {
+  const { lstat, readdir } = await import('node:fs/promises');
+  const out: string[] = [];
+  for (const f of mainFiles) {
+    const dir = dirname(f);
+    const names = await readdir(dir).catch(() => [] as string[]);
+    const base = f.slice(dir.length + 1);
+    for (const n of names) if (n === base || (n.startsWith(`.${base}.`) && n.endsWith('.tmp'))) out.push(join(dir, n));
+  }
+  const walk = async (dir: string): Promise<void> => {
+    const st = await lstat(dir).catch(() => undefined);
+    if (!st) return;
+    if (!st.isDirectory()) {
+      out.push(dir);
+      return;
+    }
+    for (const n of await readdir(dir)) await walk(join(dir, n));
   };
-  for (const path of source.sidecarPaths ?? []) await read(path, 'sidecar');
-  for (const path of source.toolResultPaths ?? []) await read(path, 'tool-result');
+  await walk(folder);
   return out;
 }
 
@@ -167,45 +182,5 @@ function pruneUnshown(entry: Record<string, unknown>): void {
   }
 }
 
-/** Writes through a temporary file, so a crash never leaves half a session in content/. */
-async function writeAtomic(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, path);
-}
-
-/**
- * Usernames of each project folder, from the `cwd` values at the head of its
- * session files. The folder name alone cannot tell `/home/ada-lovelace/x` from
- * `/home/ada/lovelace-x`; the `cwd` can.
- */
-export async function folderUsernames(sessions: readonly SessionSource[]): Promise<Map<string, string[]>> {
-  const byFolder = new Map<string, Set<string>>();
-  for (const s of sessions) {
-    const set = byFolder.get(s.projectFolder) ?? new Set<string>();
-    byFolder.set(s.projectFolder, set);
-    for (const u of usernamesFromCwds(await headCwds(s.path))) set.add(u);
-  }
-  return new Map([...byFolder].map(([k, v]) => [k, [...v]]));
-}
-
-async function headCwds(path: string): Promise<string[]> {
-  const handle = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    const text = buf.subarray(0, bytesRead).toString('utf8');
-    const out = new Set<string>();
-    for (const m of text.matchAll(/"cwd"\s*:\s*("(?:[^"\\]|\\.)*")/g)) {
-      try {
-        out.add(JSON.parse(m[1]) as string);
-      } catch {
-        // cut off at the end of the head
-      }
-    }
-    return [...out];
-  } finally {
-    await handle.close();
-  }
-}
+// Re-exported for the commands that import from here; it reads session heads, so it lives in the one session module.
+export { folderUsernames } from '../../../src/lib/build/open-session.js';

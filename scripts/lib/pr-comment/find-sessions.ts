@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { discoverSources, sidecarPathOf, type SessionSource } from '../../../src/lib/discover.js';
-import { assignSiblingAgents, openSession, type OpenedSession } from '../../../src/lib/build/open-session.js';
+import { assignSiblingAgents, openSession, sessionFileIncludes, type OpenedSession } from '../../../src/lib/build/open-session.js';
 import { matchesPullRequest } from '../../../src/lib/site/pull-requests.js';
 import type { RedactionOptions } from '../../../src/lib/redact/types.js';
 import type { BuildResult } from '../../../src/lib/transcript/build-session.js';
@@ -92,11 +92,7 @@ function sessionsByFile(sessions: SessionSource[], owners: Map<string, string[]>
 
 /** Whether a session file has a `pr-link` line (a cheap look before the session is opened). */
 async function mentionsPrLink(source: SessionSource): Promise<boolean> {
-  try {
-    return (await readFile(source.path, 'utf8')).includes('"pr-link"');
-  } catch {
-    return false;
-  }
+  return sessionFileIncludes(source.path, '"pr-link"');
 }
 
 /** A path relative to a root, `/`-separated: how the pull request names it. */

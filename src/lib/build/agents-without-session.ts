@@ -12,13 +12,25 @@ import { usernamesFromFolder } from '../redact/usernames.js';
  * loads the redactor, which a build only needs when this list changed.
  */
 export async function agentsWithoutSession(relPaths: string[], redaction: RedactionOptions): Promise<Diagnostic[]> {
+  return redactLayoutProblems(
+    relPaths.map((rel) => ({ file: rel, line: 0, code: 'agent-without-session', reason: 'agent file whose session is not in the source; not shown' })),
+    redaction,
+  );
+}
+
+/**
+ * Problems of the source's layout (see `SourceLayout.problems`, and agent
+ * files without a session), their file names and reasons redacted as a
+ * session's are, so that they may be stored and logged.
+ */
+export async function redactLayoutProblems(problems: Diagnostic[], redaction: RedactionOptions): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
-  for (const rel of relPaths) {
-    const folder = rel.split('/')[0];
+  for (const d of problems) {
+    const folder = d.file.split('/')[0];
     const redactor = createRedactor({ ...redaction, usernames: [...(redaction.usernames ?? []), ...usernamesFromFolder(folder)] });
     // Nothing to scan: this seeds the login names, as opening a session does.
     await redactor.redactSession([], { projectFolders: [folder] });
-    out.push({ file: redactor.redactText(rel), line: 0, code: 'agent-without-session', reason: 'agent file whose session is not in the source; not shown' });
+    out.push({ ...d, file: redactor.redactText(d.file), reason: redactor.redactText(d.reason) });
   }
   return out;
 }

@@ -4,7 +4,6 @@ import { html, joinHtml, type SafeHtml } from '../render/sanitize.js';
 import type { Session } from '../transcript/types.js';
 import { EmbedError, resolveEmbed, type EmbedRef } from '../site/embed.js';
 import { pageOfMessage } from '../site/pages.js';
-import { projectSlugOf, sessionEntryId } from '../site/slug.js';
 import { assetUrl, sessionUrl } from '../site/urls.js';
 import { openSessionById, SessionLookupError } from './open-session.js';
 import { assetName } from './render-session.js';
@@ -29,7 +28,7 @@ export interface RenderedEmbed {
   label: string;
 }
 
-type LoadedEmbedSession = { session: Session; projectSlug: string };
+type LoadedEmbedSession = { session: Session; entryId: string };
 
 // Lives for one build: notes usually quote the same few sessions many times.
 const sessions = new Map<string, Promise<LoadedEmbedSession>>();
@@ -41,7 +40,7 @@ function loadById(settings: EmbedSettings, prefix: string): Promise<LoadedEmbedS
   let p = sessions.get(key);
   if (!p) {
     p = openSessionById(settings.sourceDir, prefix, settings.redaction ?? {}).then(
-      (opened) => ({ session: opened.result.session, projectSlug: projectSlugOf(opened.source.projectFolder) }),
+      (opened) => ({ session: opened.result.session, entryId: opened.identity.entryId }),
       (err) => {
         throw err instanceof SessionLookupError ? new EmbedError(embedLookupMessage(prefix, err)) : err;
       },
@@ -65,7 +64,7 @@ function embedLookupMessage(prefix: string, err: SessionLookupError): string {
  * reference when it does not resolve.
  */
 export async function renderEmbed(settings: EmbedSettings, ref: EmbedRef): Promise<RenderedEmbed> {
-  const { session, projectSlug } = await loadById(settings, ref.id);
+  const { session, entryId } = await loadById(settings, ref.id);
   const picked = resolveEmbed(session, ref);
   const ctx = createRenderContext({
     // Same content-hashed name the session page uses, so the file already exists in the site.
@@ -89,7 +88,7 @@ export async function renderEmbed(settings: EmbedSettings, ref: EmbedRef): Promi
   // The link goes to the first message the reader sees, which has an anchor on the session page.
   const anchor = picked.anchor === undefined ? undefined : shown[0].uuid;
   const page = anchor ? pageOfMessage(session, anchor, settings.pageSize)?.page ?? 1 : 1;
-  const href = sessionUrl(settings.base, sessionEntryId(projectSlug, session.sessionId), { page, message: anchor });
+  const href = sessionUrl(settings.base, entryId, { page, message: anchor });
   // A range counts what the reader sees, not the hidden entries inside it.
   const label = picked.kind === 'range' ? `${shown.length} message${shown.length === 1 ? '' : 's'}` : picked.label;
   const markup = joinHtml(shown.map((s) => s.html), html`\n`);

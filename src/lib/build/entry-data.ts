@@ -1,12 +1,10 @@
 import { BAD_LINE_CODES, type Diagnostic } from '../diagnostics.js';
 import type { SessionSource } from '../discover.js';
 import type { SessionEntry } from '../../schemas/session.js';
-import type { OpenedSession } from './open-session.js';
+import type { OpenedSession, SessionIdentity } from './open-session.js';
 import { agentsIn } from '../transcript/entries.js';
 import type { Message, Session } from '../transcript/types.js';
 import type { RenderedSession } from './render-session.js';
-import { sessionEntryId } from '../site/slug.js';
-import type { SessionProject } from '../site/session-project.js';
 import { buildAnchorMap, type AnchorMap } from '../site/anchor-map.js';
 import { messageAnchor, toolAnchor } from '../site/urls.js';
 
@@ -26,17 +24,17 @@ export function toEntryData(
   session: Session,
   rendered: RenderedSession,
   loaded: Pick<OpenedSession, 'findings'>,
-  ids: { folderSlug: string; project: SessionProject; cacheKey: string },
+  ids: { identity: SessionIdentity; cacheKey: string },
 ): SessionEntryData {
   const subagentCount = countSubagents(session.messages);
   return {
     sessionId: session.sessionId,
     // The URL comes from the session's own folder, whatever project it is listed under: links never break.
-    slug: sessionEntryId(ids.folderSlug, session.sessionId),
-    projectSlug: ids.project.projectSlug,
-    projectName: ids.project.projectName,
-    projectPath: session.facts.projectPath,
-    ...(ids.project.checkout ? { checkout: ids.project.checkout } : {}),
+    slug: ids.identity.entryId,
+    projectSlug: ids.identity.projectSlug,
+    projectName: ids.identity.projectName,
+    projectPath: ids.identity.projectPath,
+    ...(ids.identity.checkout ? { checkout: ids.identity.checkout } : {}),
     title: session.title,
     titleSource: session.titleSource,
     facts: session.facts,

@@ -1,21 +1,80 @@
-import { readFile } from 'node:fs/promises';
-import { basename, relative } from 'node:path';
+import { basename, dirname, relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { agentIdFromPath, discoverSources, sidecarPathOf, toPosix, WORKFLOW_DIR, type SessionSource, type SourceLayout } from '../discover.js';
-import { readJsonl } from '../jsonl/read-jsonl.js';
+import { openInside, readTextInside } from '../fs/safe-path.js';
+import { readJsonl, type JsonlRecord } from '../jsonl/read-jsonl.js';
 import { createRedactor } from '../redact/redactor.js';
-import type { RedactionOptions, Redactor } from '../redact/types.js';
-import { usernamesFromFolder } from '../redact/usernames.js';
+import type { RedactionOptions, RedactionReport, Redactor } from '../redact/types.js';
+import { redactProjectFolder, usernamesFromCwds, usernamesFromFolder } from '../redact/usernames.js';
+import { sessionProject, type Checkout } from '../site/session-project.js';
+import { entryIdOf, projectSlugOf } from '../site/slug.js';
+import { decodeProjectFolder } from '../transcript/build-session.js';
 import { buildSession, type AgentFileInput, type AgentMeta, type BuildResult, type SessionInput } from '../transcript/build-session.js';
+import type { Session } from '../transcript/types.js';
 import { agentPathsOf, assignSiblingAgents } from './sibling-agents.js';
 
 // Re-exported: callers that open sessions find the agents here too; the loader imports the light module alone.
 export { agentPathsOf, assignSiblingAgents };
 
+/**
+ * Who a session is, computed once, here, for every caller: the site's pages,
+ * the embeds, `link`, `export`, `pr-comment`, `import` and `capture` all name
+ * a session by these values and by nothing they work out themselves.
+ */
+export interface SessionIdentity {
+  /** Its page's id and URL path (`<folder slug>/<session slug>`): never changes, so links never break. */
+  entryId: string;
+  /** The slug of the session's own project folder, which its URL starts with. */
+  folderSlug: string;
+  /** The project it is listed under (a worktree's session: its repository's). */
+  projectSlug: string;
+  projectName: string;
+  /** The project's path, redacted: from the session's `cwd`, else decoded from its folder name. */
+  projectPath: string;
+  /** The worktree and branch it ran in, when it ran in one. */
+  checkout?: Checkout;
+  /** The project folder's name for copies (`import`, `capture`): the login name taken out, redacted. */
+  copyFolder: string;
+}
+
+/** A transcript file of a session, read and (unless reading raw) redacted. */
+export interface SessionFile {
+  /** Absolute path. */
+  path: string;
+  /** Path relative to the source root. */
+  rel: string;
+  kind: 'session' | 'agent';
+  records: JsonlRecord[];
+  bytes: number;
+}
+
+/** A file read beside a session: an agent's sidecar (a JSON object) or a whole kept output (text). */
+export type SideFile =
+  | { path: string; rel: string; kind: 'sidecar'; value: AgentMeta; bytes: number }
+  | { path: string; rel: string; kind: 'kept-output'; value: { text: string }; bytes: number };
+
+/** Everything of a session as read from disk and redacted: what copies are written from and the model is built from. */
+export interface ReadSession {
+  source: SessionSource;
+  /** The session file first, then its agent files. */
+  files: SessionFile[];
+  sideFiles: SideFile[];
+  /** Problems met while reading, by file and line. */
+  diagnostics: Diagnostic[];
+  /** Bytes read: transcripts and kept outputs. */
+  bytes: number;
+  report: RedactionReport;
+  /** The session's own redactor (placeholders are numbered per session), for what is derived later: paths, diagnostics. */
+  redactor?: Redactor;
+}
+
 /** A session read, redacted and modelled: everything later steps may see. */
 export interface OpenedSession {
   source: SessionSource;
+  /** The model. With redaction on, every value in it is redacted, the file name, diagnostics and project path included. */
   result: BuildResult;
+  /** Who the session is; the same for every caller. */
+  identity: SessionIdentity;
   /** Bytes read: the session file and its agent files. */
   bytes: number;
   /** Redaction findings by rule. */
@@ -25,7 +84,7 @@ export interface OpenedSession {
 }
 
 export interface OpenSessionOptions {
-  /** The source root the session was discovered under; files are named relative to it. */
+  /** The source root the session was discovered under; files are named relative to it, and nothing outside it is read. */
   root: string;
   /** Sibling `agent-*.jsonl` files by the session id they name (see `assignSiblingAgents`). */
   owners: Map<string, string[]>;
@@ -34,80 +93,146 @@ export interface OpenSessionOptions {
    * only tests of the model may do that, never anything that writes or shows.
    */
   redaction: Partial<RedactionOptions> | false;
+  /** Login names known for the session's whole project folder (see `folderUsernames`), so every session of a folder is redacted alike. */
+  usernames?: string[];
+  /**
+   * Decides, before redaction, whether a record is kept, and may strip what
+   * the caller never shows (a copy leaves out file-history snapshots).
+   */
+  keep?: (value: Record<string, unknown>) => boolean;
 }
 
 /**
- * The one way into a session: reads it with its agent files, redacts every
- * value before anything else sees it (with a fresh redactor that knows the
- * login names of the session's project folder), and builds the model. Used by
- * the loader, the embeds and every script. Never throws for bad content; a
- * file that cannot be read at all becomes a `read-error` diagnostic.
+ * The one way to read a session: its file, its agent files, their sidecars
+ * and the whole outputs kept beside it, each opened only when its real
+ * location is inside the source root (no symbolic link is followed), then
+ * every value redacted with one fresh redactor that knows the login names of
+ * the session's project folder, before any caller sees it. Never throws for
+ * bad content; a file that cannot be read becomes a `read-error` diagnostic.
  */
-export async function openSession(source: SessionSource, options: OpenSessionOptions): Promise<OpenedSession> {
+export async function readSession(source: SessionSource, options: OpenSessionOptions): Promise<ReadSession> {
   const rel = (p: string) => toPosix(relative(options.root, p));
-  const readDiagnostics: Diagnostic[] = [];
-  let main;
-  try {
-    main = await readJsonl(source.path, source.relPath);
-  } catch (err) {
-    const diagnostics: Diagnostic[] = [{ file: source.relPath, line: 0, code: 'read-error', reason: `cannot read file: ${(err as Error).message}` }];
-    return { source, result: { ok: false, reason: 'empty', diagnostics }, bytes: 0, findings: [] };
-  }
-  let bytes = main.bytes;
-  readDiagnostics.push(...main.diagnostics);
-  const sidecars = await readSidecars(source, rel, readDiagnostics);
-  const agents: AgentFileInput[] = [];
-  for (const path of agentPathsOf(source, options.owners)) {
+  const diagnostics: Diagnostic[] = [];
+  const files: SessionFile[] = [];
+  const keep = options.keep ?? (() => true);
+  let bytes = 0;
+  const paths = [source.path, ...agentPathsOf(source, options.owners)];
+  for (const [i, path] of paths.entries()) {
+    const name = i === 0 ? source.relPath : rel(path);
     try {
-      const r = await readJsonl(path, rel(path));
+      const r = await readJsonl(path, name, options.root);
       bytes += r.bytes;
-      readDiagnostics.push(...r.diagnostics);
-      const runId = WORKFLOW_DIR.exec(path)?.[1];
-      agents.push({ file: rel(path), agentId: agentIdFromPath(path), records: r.records, meta: sidecars.get(sidecarPathOf(path)), ...(runId ? { workflowRunId: runId } : {}) });
+      diagnostics.push(...r.diagnostics);
+      files.push({ path, rel: name, kind: i === 0 ? 'session' : 'agent', records: r.records.filter((rec) => keep(rec.value)), bytes: r.bytes });
     } catch (err) {
-      readDiagnostics.push({ file: rel(path), line: 0, code: 'read-error', reason: `cannot read agent file: ${(err as Error).message}` });
+      diagnostics.push({ file: name, line: 0, code: 'read-error', reason: `cannot read ${i === 0 ? 'file' : 'agent file'}: ${(err as Error).message}` });
+      if (i === 0) break;
     }
   }
   // With tool output dropped, the whole tool outputs are not read at all; hooks' outputs are not tool output.
   const dropOutput = options.redaction !== false && options.redaction.dropToolOutput === true;
-  const persisted = await readToolResults(source, rel, readDiagnostics, dropOutput ? isHookOutputFile : () => true);
-  for (const p of persisted.values()) bytes += Buffer.byteLength(p.content);
-  let findings: OpenedSession['findings'] = [];
+  const sideFiles = files.length ? await readSideFiles(source, options.root, rel, diagnostics, dropOutput ? isHookOutputFile : () => true) : [];
+  for (const f of sideFiles) if (f.kind === 'kept-output') bytes += f.bytes;
+  let report: RedactionReport = { findings: [], total: 0 };
   let redactor: Redactor | undefined;
   if (options.redaction !== false) {
-    redactor = createRedactor({ ...options.redaction, usernames: usernamesFromFolder(source.projectFolder) });
+    redactor = createRedactor({ ...options.redaction, usernames: [...(options.redaction.usernames ?? []), ...(options.usernames ?? []), ...usernamesFromFolder(source.projectFolder)] });
     // Everything read beside the session goes through the same redaction, before anything else sees it.
-    const values: unknown[] = main.records.map((r) => r.value);
-    for (const a of agents) for (const r of a.records) values.push(r.value);
-    values.push(...sidecars.values(), ...persisted.values());
-    const report = await redactor.redactSession(values, { projectFolders: [source.projectFolder] });
-    findings = report.findings.map(({ rule, count }) => ({ rule, count }));
+    const values: unknown[] = [];
+    for (const f of files) for (const r of f.records) values.push(r.value);
+    for (const f of sideFiles) values.push(f.value);
+    report = await redactor.redactSession(values, { projectFolders: [source.projectFolder] });
+    // Problems quote file names and line heads: redacted before anyone stores or prints them.
+    for (const d of diagnostics) {
+      d.file = redactor.redactText(d.file);
+      d.reason = redactor.redactText(d.reason);
+    }
   }
+  return { source, files, sideFiles, diagnostics, bytes, report, redactor };
+}
+
+/**
+ * The one way into a session's model: {@link readSession}, then the model,
+ * then its {@link SessionIdentity}. With redaction on, everything returned is
+ * redacted (the model's file name, diagnostics and project path too). Used by
+ * the loader, the embeds and every command.
+ */
+export async function openSession(source: SessionSource, options: OpenSessionOptions): Promise<OpenedSession> {
+  const read = await readSession(source, options);
+  const findings = read.report.findings.map(({ rule, count }) => ({ rule, count }));
+  const { redactor } = read;
+  const main = read.files[0];
+  if (!main || main.kind !== 'session') {
+    return { source, result: { ok: false, reason: 'empty', diagnostics: read.diagnostics }, identity: sessionIdentity(source, undefined, redactor), bytes: 0, findings };
+  }
+  const sidecars = new Map<string, AgentMeta>();
+  const persisted = new Map<string, string>();
+  for (const f of read.sideFiles) {
+    if (f.kind === 'sidecar') sidecars.set(f.path, f.value);
+    else persisted.set(basename(f.path), f.value.text);
+  }
+  const agents: AgentFileInput[] = read.files.slice(1).map((f) => {
+    const runId = WORKFLOW_DIR.exec(f.path)?.[1];
+    return { file: redactor ? redactor.redactText(f.rel) : f.rel, agentId: agentIdFromPath(f.path), records: f.records, meta: sidecars.get(sidecarPathOf(f.path)), ...(runId ? { workflowRunId: runId } : {}) };
+  });
   const input: SessionInput = {
     sessionId: source.sessionId,
-    file: source.relPath,
+    file: redactor ? redactor.redactText(source.relPath) : source.relPath,
     projectFolder: source.projectFolder,
     records: main.records,
     agents,
-    readDiagnostics,
-    persistedOutputs: new Map([...persisted].map(([name, p]) => [name, p.content])),
+    readDiagnostics: read.diagnostics,
+    persistedOutputs: persisted,
   };
-  return { source, result: buildSession(input), bytes, findings, redactor };
+  const built = buildSession(input);
+  if (!built.ok) {
+    const diagnostics = redactor ? built.diagnostics.map((d) => redactDiagnostic(d, redactor)) : built.diagnostics;
+    return { source, result: { ...built, diagnostics }, identity: sessionIdentity(source, undefined, redactor), bytes: read.bytes, findings };
+  }
+  const identity = sessionIdentity(source, built.session, redactor);
+  const session: Session = redactor
+    ? {
+        ...built.session,
+        diagnostics: built.session.diagnostics.map((d) => redactDiagnostic(d, redactor)),
+        // The model decodes the folder name when a session has no `cwd`: that path was never in the redacted values.
+        facts: { ...built.session.facts, projectPath: identity.projectPath, projectName: identity.projectName },
+      }
+    : built.session;
+  return { source, result: { ok: true, session }, identity, bytes: read.bytes, findings, redactor };
 }
 
-/** The `agent-<id>.meta.json` sidecars of a session, by path; one that is not a JSON object is reported and ignored. */
-async function readSidecars(source: SessionSource, rel: (p: string) => string, diagnostics: Diagnostic[]): Promise<Map<string, AgentMeta>> {
-  const out = new Map<string, AgentMeta>();
-  for (const path of source.sidecarPaths ?? []) {
-    try {
-      const value: unknown = JSON.parse(await readFile(path, 'utf8'));
-      if (value && typeof value === 'object' && !Array.isArray(value)) out.set(path, value as AgentMeta);
-      else diagnostics.push({ file: rel(path), line: 0, code: 'not-object', reason: 'agent sidecar is not a JSON object; ignored' });
-    } catch (err) {
-      diagnostics.push({ file: rel(path), line: 0, code: 'not-json', reason: `agent sidecar cannot be read as JSON (${(err as Error).message.slice(0, 80)}); ignored` });
-    }
-  }
-  return out;
+/**
+ * The identity of a session read for a copy (no model is built): what its
+ * folder and the login names its redactor learnt tell. Its `copyFolder` is
+ * the one every copy of the session is written under.
+ */
+export function copyIdentity(read: ReadSession): SessionIdentity {
+  return sessionIdentity(read.source, undefined, read.redactor);
+}
+
+/** Names nothing a redactor would not let through: problems quote file names and line heads. */
+function redactDiagnostic(d: Diagnostic, redactor: Redactor): Diagnostic {
+  return { ...d, file: redactor.redactText(d.file), reason: redactor.redactText(d.reason) };
+}
+
+/** The session's identity (see {@link SessionIdentity}); without a model, what the folder alone tells. */
+function sessionIdentity(source: SessionSource, session: Session | undefined, redactor: Redactor | undefined): SessionIdentity {
+  const names = redactor ?? { redactText: (t: string) => t, knownUsernames: () => [] };
+  const folderSlug = projectSlugOf(source.projectFolder);
+  const folderName = source.projectFolder === '.' ? 'sessions' : source.projectFolder;
+  const copyFolder = names.redactText(redactProjectFolder(folderName, [...names.knownUsernames(), ...usernamesFromFolder(source.projectFolder)]));
+  const projectPath = names.redactText(session ? session.facts.projectPath : decodeProjectFolder(source.projectFolder));
+  const facts = session?.facts ?? { worktree: undefined, gitBranches: [] };
+  const project = sessionProject(source.projectFolder, projectPath, facts, names);
+  return {
+    entryId: entryIdOf(source),
+    folderSlug,
+    projectSlug: project.projectSlug,
+    projectName: project.projectName,
+    projectPath,
+    ...(project.checkout ? { checkout: project.checkout } : {}),
+    copyFolder,
+  };
 }
 
 /** A hook's whole output kept beside the session (`hook-<id>-stdout.txt`, `hook-<id>-<n>-additionalContext.txt`). */
@@ -116,21 +241,116 @@ function isHookOutputFile(path: string): boolean {
 }
 
 /**
- * Whole outputs kept beside the session (`<session>/tool-results/<name>`:
- * tools' and hooks'), by file name, for those `wanted`. Every file read here
- * goes through the session's redactor with the entries.
+ * The sidecars (`agent-<id>.meta.json`, JSON objects) and whole kept outputs
+ * (`<session>/tool-results/<name>`: tools' and hooks', for those `wanted`) of
+ * a session, each read only inside the source root. One that cannot be read,
+ * or a sidecar that is not a JSON object, is a problem and left out.
  */
-async function readToolResults(source: SessionSource, rel: (p: string) => string, diagnostics: Diagnostic[], wanted: (path: string) => boolean): Promise<Map<string, { content: string }>> {
-  const out = new Map<string, { content: string }>();
+async function readSideFiles(source: SessionSource, root: string, rel: (p: string) => string, diagnostics: Diagnostic[], wanted: (path: string) => boolean): Promise<SideFile[]> {
+  const out: SideFile[] = [];
+  for (const path of source.sidecarPaths ?? []) {
+    try {
+      const text = await readTextInside(root, path);
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (err) {
+        diagnostics.push({ file: rel(path), line: 0, code: 'not-json', reason: `agent sidecar cannot be read as JSON (${(err as Error).message.slice(0, 80)}); ignored` });
+        continue;
+      }
+      if (value && typeof value === 'object' && !Array.isArray(value)) out.push({ path, rel: rel(path), kind: 'sidecar', value: value as AgentMeta, bytes: Buffer.byteLength(text) });
+      else diagnostics.push({ file: rel(path), line: 0, code: 'not-object', reason: 'agent sidecar is not a JSON object; ignored' });
+    } catch (err) {
+      diagnostics.push({ file: rel(path), line: 0, code: 'read-error', reason: `cannot read agent sidecar: ${(err as Error).message}` });
+    }
+  }
   for (const path of source.toolResultPaths ?? []) {
     if (!wanted(path)) continue;
     try {
-      out.set(basename(path), { content: await readFile(path, 'utf8') });
+      const text = await readTextInside(root, path);
+      out.push({ path, rel: rel(path), kind: 'kept-output', value: { text }, bytes: Buffer.byteLength(text) });
     } catch (err) {
       diagnostics.push({ file: rel(path), line: 0, code: 'read-error', reason: `cannot read kept output: ${(err as Error).message}` });
     }
   }
   return out;
+}
+
+/**
+ * Usernames of each project folder, from the `cwd` values at the head of its
+ * session files. The folder name alone cannot tell `/home/ada-lovelace/x` from
+ * `/home/ada/lovelace-x`; the `cwd` can.
+ */
+export async function folderUsernames(sessions: readonly SessionSource[]): Promise<Map<string, string[]>> {
+  const byFolder = new Map<string, Set<string>>();
+  for (const s of sessions) {
+    const set = byFolder.get(s.projectFolder) ?? new Set<string>();
+    byFolder.set(s.projectFolder, set);
+    for (const u of usernamesFromCwds(await headCwds(s.path))) set.add(u);
+  }
+  return new Map([...byFolder].map(([k, v]) => [k, [...v]]));
+}
+
+async function headCwds(path: string): Promise<string[]> {
+  const text = await readHead(path, 64 * 1024);
+    const out = new Set<string>();
+    for (const m of text.matchAll(/"cwd"\s*:\s*("(?:[^"\\]|\\.)*")/g)) {
+      try {
+        out.add(JSON.parse(m[1]) as string);
+      } catch {
+        // cut off at the end of the head
+      }
+    }
+    return [...out];
+}
+
+/**
+ * Whether a session file holds `text` anywhere (a cheap look before opening
+ * it: only a file with a `pr-link` line can name a pull request). Read like
+ * everything else here; an unreadable file holds nothing.
+ */
+export async function sessionFileIncludes(path: string, text: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await openInside(dirname(path), path);
+  } catch {
+    return false;
+  }
+  try {
+    const needle = Buffer.from(text);
+    const chunk = Buffer.alloc(1 << 20);
+    let carry = Buffer.alloc(0);
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (!bytesRead) return false;
+      const window = Buffer.concat([carry, chunk.subarray(0, bytesRead)]);
+      if (window.includes(needle)) return true;
+      carry = window.subarray(Math.max(0, window.length - needle.length + 1));
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The first `bytes` of a session or agent file (for a quick look: its `cwd`,
+ * its `sessionId`, a title), read like everything else here: never through a
+ * link, and an unreadable file reads as empty. Cut mid-character at the end.
+ */
+export async function readHead(path: string, bytes: number): Promise<string> {
+  let handle;
+  try {
+    handle = await openInside(dirname(path), path);
+  } catch {
+    return '';
+  }
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 /** A session id prefix that names no session, or more than one. */

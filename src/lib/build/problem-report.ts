@@ -1,4 +1,4 @@
-import { DIAGNOSTIC_CODES, DIAGNOSTIC_TITLES, formatDiagnostic, SKIP_CODES, type Diagnostic, type DiagnosticCode } from '../diagnostics.js';
+import { DIAGNOSTIC_CODES, DIAGNOSTIC_TITLES, formatDiagnostic, LAYOUT_CODES, SKIP_CODES, type Diagnostic, type DiagnosticCode } from '../diagnostics.js';
 
 /** The problems of one source: a session with its agent files, a skipped file, an agent file without its session. */
 export interface SourceProblems {
@@ -129,7 +129,7 @@ function kindLines(kinds: Kind[]): string[] {
 
 /** What a kind is counted in: a session (with its agent files), or for agent files without one, the file. */
 function unitOf(code: DiagnosticCode): string {
-  return code === 'agent-without-session' ? 'agent file' : 'session';
+  return code === 'agent-without-session' ? 'agent file' : LAYOUT_CODES.has(code) ? 'file' : 'session';
 }
 
 /** `in 40 sessions`, `in 40 sessions and 4 agent files`: the sources that have problems. */
@@ -138,7 +138,7 @@ function where(sources: SourceProblems[]): string {
   for (const s of sources) {
     const problems = problemsOf(s);
     if (!problems.length) continue;
-    const unit = problems.every((d) => d.code === 'agent-without-session') ? 'agent file' : 'session';
+    const unit = problems.every((d) => d.code === 'agent-without-session') ? 'agent file' : problems.every((d) => LAYOUT_CODES.has(d.code)) ? 'file' : 'session';
     counts.set(unit, (counts.get(unit) ?? 0) + 1);
   }
   return `in ${[...counts].map(([unit, n]) => plural(n, unit)).join(' and ')}`;

@@ -3,7 +3,6 @@ import { relative } from 'node:path';
 import { toPosix, type SessionSource } from '../discover.js';
 import { markdownTwin } from '../export/twin.js';
 import type { RedactionOptions, Redactor } from '../redact/types.js';
-import { sessionProject } from '../site/session-project.js';
 import { toEntryData, type SessionEntryData } from './entry-data.js';
 import { openSession } from './open-session.js';
 import { createRenderCache } from './render-cache.js';
@@ -20,8 +19,6 @@ export interface SessionJob {
   /** Sibling `agent-*.jsonl` files that name this session. */
   siblingAgents: string[];
   cacheKey: string;
-  /** The slug of the session's own folder: its URL (`sessionEntryId`), whatever project it is listed under. */
-  folderSlug: string;
   redaction: RedactionOptions;
   render: RenderSessionOptions;
 }
@@ -51,28 +48,15 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
   const redactor = opened.redactor!;
   const elapsed = () => performance.now() - started;
   if (!opened.result.ok) {
-    const diagnostics = redactDiagnostics(opened.result.diagnostics, redactor);
-    return { ok: false, reason: opened.result.reason, diagnostics, sourceFile: redactor.redactText(source.relPath), bytes: opened.bytes, ms: elapsed() };
+    return { ok: false, reason: opened.result.reason, diagnostics: opened.result.diagnostics, sourceFile: redactor.redactText(source.relPath), bytes: opened.bytes, ms: elapsed() };
   }
+  // Redacted whole by openSession: file name, diagnostics, and the project's path and name from its identity.
   const session = opened.result.session;
   const rendered = await renderSession(session, job.render);
-  const projectPath = redactor.redactText(session.facts.projectPath);
-  const project = sessionProject(source.projectFolder, projectPath, session.facts, redactor);
-  // The Markdown names the project as the page does: the name of the project it is listed under, from redacted paths.
-  const twin = markdownTwin({ ...session, facts: { ...session.facts, projectPath, projectName: project.projectName } }, rendered.anchors);
+  const twin = markdownTwin(session, rendered.anchors);
   await createRenderCache(job.cacheDir).write(job.cacheKey, rendered, twin);
-  const data = toEntryData(
-    { ...session, file: redactor.redactText(session.file), diagnostics: redactDiagnostics(session.diagnostics, redactor), facts: { ...session.facts, projectPath } },
-    rendered,
-    opened,
-    { folderSlug: job.folderSlug, project, cacheKey: job.cacheKey },
-  );
+  const data = toEntryData(session, rendered, opened, { identity: opened.identity, cacheKey: job.cacheKey });
   return { ok: true, data, bytes: opened.bytes, ms: elapsed(), filePath: storeFilePath(job.projectRoot, source.path, redactor) };
-}
-
-/** Diagnostics quote file names and line heads: they go through the session's redactor before they are stored. */
-function redactDiagnostics(items: Diagnostic[], redactor: Redactor): Diagnostic[] {
-  return items.map((d) => ({ ...d, file: redactor.redactText(d.file), reason: redactor.redactText(d.reason) }));
 }
 
 /**

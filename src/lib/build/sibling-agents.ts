@@ -3,6 +3,7 @@
  * apart from open-session.ts so that a rebuild with nothing to process loads
  * none of the reader, redaction or model code.
  */
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { SessionSource, SourceLayout } from '../discover.js';
 
@@ -25,7 +26,9 @@ export async function assignSiblingAgents(layout: SourceLayout): Promise<Map<str
 }
 
 async function peekSessionId(path: string): Promise<string | undefined> {
-  const handle = await open(path, 'r');
+  // Never through a link: discovery listed a regular file, and one put in its place since is not followed.
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)).catch(() => undefined);
+  if (!handle) return undefined;
   try {
     const buf = Buffer.alloc(64 * 1024);
     const { bytesRead } = await handle.read(buf, 0, buf.length, 0);

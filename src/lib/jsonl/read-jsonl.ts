@@ -1,5 +1,6 @@
-import { open } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
+import { openInside } from '../fs/safe-path.js';
 
 /** One JSON object read from one line of a JSONL file. */
 export interface JsonlRecord {
@@ -37,15 +38,16 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
  *
  * @param path absolute path to read
  * @param displayName the name used in diagnostics (usually relative to the source root)
+ * @param root the source root: the file is read only when it really lies inside it and is no symbolic link
  */
-export async function readJsonl(path: string, displayName = path): Promise<JsonlReadResult> {
+export async function readJsonl(path: string, displayName = path, root = dirname(path)): Promise<JsonlReadResult> {
   const records: JsonlRecord[] = [];
   const diagnostics: Diagnostic[] = [];
   let lineNo = 0;
   let bytes = 0;
   let pending: Buffer[] = [];
 
-  const handle = await open(path, 'r');
+  const handle = await openInside(root, path);
   try {
     const chunk = Buffer.allocUnsafe(CHUNK_SIZE);
     for (;;) {

@@ -1,6 +1,5 @@
 import type { Session } from '../transcript/types.js';
 import { pageOfMessage, pageOfPrompt, pageOfToolCall } from './pages.js';
-import { sessionEntryId } from './slug.js';
 import { absoluteUrl, sessionUrl } from './urls.js';
 
 export interface LinkTarget {
@@ -14,7 +13,8 @@ export interface LinkOptions {
   /** `base` from the config, e.g. `/my-repo`. */
   base: string;
   pageSize: number;
-  projectSlug: string;
+  /** The session's entry id (its identity's `entryId`): the page's URL path. */
+  entryId: string;
   message?: string;
   /** A tool call's `tool_use` id or its start: the link lands on the call (`#t-<id>`). */
   tool?: string;
@@ -49,6 +49,6 @@ export function linkTo(session: Session, options: LinkOptions): LinkTarget {
     if (!target) throw new Error(`session ${session.sessionId} has no prompt ${options.prompt} (it has ${session.facts.promptCount})`);
     label = `${session.title} — prompt ${options.prompt}`;
   }
-  const url = absoluteUrl(sessionUrl(options.base, sessionEntryId(options.projectSlug, session.sessionId), target ? { page: target.page, message: target.uuid, tool: target.tool } : {}), options.site);
+  const url = absoluteUrl(sessionUrl(options.base, options.entryId, target ? { page: target.page, message: target.uuid, tool: target.tool } : {}), options.site);
   return { url, markdown: `[${label.replace(/[[\]]/g, '\\$&')}](${url})` };
 }

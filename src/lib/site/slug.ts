@@ -37,6 +37,15 @@ export function sessionEntryId(projectSlug: string, sessionId: string): string {
   return `${projectSlug}/${sessionSlug(sessionId)}`;
 }
 
+/**
+ * The entry id (and URL path) of a session found on disk: its own project
+ * folder's slug and its id. The one place a session's id is made; everything
+ * else reads it from the session's identity (`openSession`) or the store.
+ */
+export function entryIdOf(source: { projectFolder: string; sessionId: string }): string {
+  return sessionEntryId(projectSlugOf(source.projectFolder), source.sessionId);
+}
+
 /** The folder slug a session page slug starts with (`sessionEntryId`'s first argument). */
 export function folderSlugOf(entryId: string): string {
   return entryId.slice(0, entryId.indexOf('/'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DIAGNOSTIC_CODES, formatDiagnostic, SKIP_CODES, type Diagnostic, type DiagnosticCode } from '../../../src/lib/diagnostics.js';
+import { DIAGNOSTIC_CODES, formatDiagnostic, LAYOUT_CODES, SKIP_CODES, type Diagnostic, type DiagnosticCode } from '../../../src/lib/diagnostics.js';
 import { createProblemReport, PLACES_QUOTED, printable, type SourceProblems } from '../../../src/lib/build/problem-report.js';
 import { buildSession } from '../../../src/lib/transcript/build-session.js';
 
@@ -8,7 +8,7 @@ const shown = (file: string) => `src/${file}`;
 
 /** A made-up archive: `sessions` sessions, each with problems of a few kinds chosen by its number. */
 function archive(sessions: number): SourceProblems[] {
-  const problemCodes = DIAGNOSTIC_CODES.filter((c) => !SKIP_CODES.has(c) && c !== 'unknown-type' && c !== 'agent-without-session');
+  const problemCodes = DIAGNOSTIC_CODES.filter((c) => !SKIP_CODES.has(c) && c !== 'unknown-type' && c !== 'agent-without-session' && !LAYOUT_CODES.has(c));
   return Array.from({ length: sessions }, (_, i) => {
     const key = `p${i % 7}/s${String(i).padStart(5, '0')}.jsonl`;
     const items: Diagnostic[] = [];

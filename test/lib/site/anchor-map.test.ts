@@ -94,7 +94,7 @@ describe('the anchor map of a rendered session', () => {
     const s = await loadSessionFile(corpusRoot, '-src-deep-manifest/a7da6a22-facc-4fcd-8bab-f83c87862004.jsonl');
     const rendered = await renderSession(s, { pageSize: 2, assetBase: '/assets/', indexToolOutput: false, indexThinking: false });
     expect(rendered.pages.length).toBeGreaterThan(2);
-    const data = toEntryData(s, rendered, { findings: [] }, { folderSlug: 'p', project: { projectSlug: 'p', projectName: 'p' }, cacheKey: 'k' });
+    const data = toEntryData(s, rendered, { findings: [] }, { identity: { entryId: `p/${s.sessionId}`, folderSlug: 'p', projectSlug: 'p', projectName: 'p', projectPath: '/p', copyFolder: '-p' }, cacheKey: 'k' });
     const map = data.anchorMap!;
     expect(map.pages).toHaveLength(rendered.pages.length - 1);
     for (const [i, html] of rendered.pages.entries()) {
@@ -117,7 +117,7 @@ describe('the anchor map of a rendered session', () => {
   it('a one-page session has no map', async () => {
     const s = await loadSessionFile(corpusRoot, '-src-deep-manifest/a7da6a22-facc-4fcd-8bab-f83c87862004.jsonl');
     const rendered = await renderSession(s, { pageSize: 1000, assetBase: '/assets/', indexToolOutput: false, indexThinking: false });
-    expect(toEntryData(s, rendered, { findings: [] }, { folderSlug: 'p', project: { projectSlug: 'p', projectName: 'p' }, cacheKey: 'k' }).anchorMap).toBeUndefined();
+    expect(toEntryData(s, rendered, { findings: [] }, { identity: { entryId: `p/${s.sessionId}`, folderSlug: 'p', projectSlug: 'p', projectName: 'p', projectPath: '/p', copyFolder: '-p' }, cacheKey: 'k' }).anchorMap).toBeUndefined();
   }, 120_000);
 
   it('on the large fixture session, carries tool calls and still weighs less than the old message-only map', async () => {
