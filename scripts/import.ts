@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseCommandLine } from './lib/cli.js';
-import { formatDiagnostic } from '../src/lib/diagnostics.js';
+import { formatDiagnostic, type Diagnostic } from '../src/lib/diagnostics.js';
 import { discoverSources, type SessionSource } from '../src/lib/discover.js';
 import { folderUsernames, importSession, type ImportSessionResult } from './lib/import/import-session.js';
 import { parseDateBound, selectSessions, transcriptSpans } from './lib/import/select.js';
@@ -140,7 +140,15 @@ export async function main(argv: string[], deps: ImportDeps = {}): Promise<numbe
   }
   bar?.stop(`${summary.imported.length} sessions processed`);
   printSummary(summary, { outDir, dryRun }, out);
+  printNotRead(layout.problems, out);
   return summary.failed.length ? 1 : 0;
+}
+
+/** What discovery refused (links, unsafe names): never copied, never silently. Local output, so real names. */
+export function printNotRead(problems: readonly Diagnostic[], out: (line: string) => void): void {
+  if (!problems.length) return;
+  out(`Not read (${problems.length}):`);
+  for (const d of problems) out(`  ${formatDiagnostic(d)}`);
 }
 
 function printSummary(summary: ImportSummary, ctx: { outDir: string; dryRun: boolean }, out: (line: string) => void): void {

@@ -1,0 +1,79 @@
+/**
+ * The one way into a session over a hostile source tree: links to files and
+ * folders outside the source, and names that make unsafe ids. Nothing outside
+ * is read, every refusal is a reported problem naming the file, and every
+ * session inside still opens.
+ */
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assignSiblingAgents, openSession, readHead, readSession, sessionFileIncludes } from '../../../src/lib/build/open-session.js';
+import { discoverSources, type SourceLayout } from '../../../src/lib/discover.js';
+import { makeHostileTree, type HostileTree } from '../../helpers/hostile-tree.js';
+
+describe('discovery and openSession over a hostile tree', () => {
+  let tree: HostileTree;
+  let layout: SourceLayout;
+  beforeAll(async () => {
+    tree = makeHostileTree();
+    layout = await discoverSources(tree.root);
+  });
+
+  it('lists the real sessions only', () => {
+    const ids = layout.sessions.map((s) => s.sessionId).sort();
+    expect(ids).toEqual([tree.ids.linkedResults, tree.ids.linkedSubagents, tree.ids.linkedKeptFile, tree.ids.plain].sort());
+    expect(ids).not.toContain('..');
+    expect(ids).not.toContain('.');
+  });
+
+  it('reports every link and every unsafe name as a problem naming the file', () => {
+    const byFile = new Map(layout.problems.map((d) => [d.file, d.code]));
+    const p = tree.projectFolder;
+    expect(byFile.get(`${p}/${tree.ids.linkedResults}/tool-results`)).toBe('symlink-skipped');
+    expect(byFile.get(`${p}/${tree.ids.linkedSubagents}/subagents`)).toBe('symlink-skipped');
+    expect(byFile.get(`${p}/${tree.ids.linkedKeptFile}/tool-results/out.txt`)).toBe('symlink-skipped');
+    expect(byFile.get(`${p}/${tree.ids.linkedSessionFile}.jsonl`)).toBe('symlink-skipped');
+    expect(byFile.get(`${p}/agent-linked.jsonl`)).toBe('symlink-skipped');
+    expect(byFile.get(`-home-${tree.username}-work-linked`)).toBe('symlink-skipped');
+    for (const name of ['...jsonl', '..jsonl', '.jsonl']) expect(byFile.get(`${p}/${name}`), name).toBe('unsafe-name');
+    for (const d of layout.problems) expect(d.line).toBe(0);
+  });
+
+  it('never lists a file reached through a link', () => {
+    const all = layout.sessions.flatMap((s) => [s.path, ...s.subagentPaths, ...(s.sidecarPaths ?? []), ...(s.toolResultPaths ?? [])]);
+    for (const p of all) expect(p.startsWith(tree.root), p).toBe(true);
+    expect(layout.agentPaths).toEqual([]);
+    for (const s of layout.sessions) {
+      expect(s.subagentPaths).toEqual([]);
+      expect(s.toolResultPaths ?? []).toEqual([]);
+    }
+  });
+
+  it('opens every session with nothing of the outside in it, the kept output shown as missing', async () => {
+    const owners = await assignSiblingAgents(layout);
+    for (const source of layout.sessions) {
+      const opened = await openSession(source, { root: tree.root, owners, redaction: {} });
+      expect(opened.result.ok, source.sessionId).toBe(true);
+      expect(JSON.stringify(opened)).not.toContain(tree.outsideMarker);
+      // What callers show: the model (but the raw folder name it keeps for the identity) and the identity, redacted.
+      const shown = JSON.stringify({ session: opened.result.ok ? { ...opened.result.session, projectFolder: undefined } : undefined, identity: opened.identity });
+      expect(shown).toContain(tree.insideMarker);
+      expect(shown).not.toContain(tree.username);
+      expect(opened.identity.entryId).toBe(`work-api/${source.sessionId}`);
+      expect(opened.identity.copyFolder).toBe('-work-api');
+    }
+  });
+
+  it('refuses, as a read problem, a file that became a link after discovery', async () => {
+    const { symlinkSync, rmSync } = await import('node:fs');
+    const source = layout.sessions.find((s) => s.sessionId === tree.ids.plain)!;
+    rmSync(source.path);
+    symlinkSync(join(tree.outside, 'session.jsonl'), source.path);
+    const read = await readSession(source, { root: tree.root, owners: new Map(), redaction: {} });
+    expect(read.files).toEqual([]);
+    expect(read.diagnostics.map((d) => d.code)).toEqual(['read-error']);
+    expect(read.diagnostics[0].reason).toMatch(/symbolic link/);
+    expect(JSON.stringify(read)).not.toContain(tree.outsideMarker);
+    expect(await readHead(source.path, 4096)).toBe('');
+    expect(await sessionFileIncludes(source.path, tree.outsideMarker)).toBe(false);
+  });
+});

@@ -1,0 +1,57 @@
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isSafeName, isStrictlyWithin, isWithin, openInside, readTextInside, unsafeNameReason, UnsafePathError } from '../../../src/lib/fs/safe-path.js';
+
+describe('isSafeName', () => {
+  it('accepts the ids real files give', () => {
+    for (const name of ['6ad40a5a-7d74-4501-9f1c-2c4cff87cdd9', 'agent-a1b2c3', 'session with spaces', '...', '.hidden', 'a..b', 'ünïcode']) expect(isSafeName(name), name).toBe(true);
+  });
+  it('refuses names that would leave a folder or break a line', () => {
+    for (const name of ['', '.', '..', 'a/b', 'a\\b', '../x', 'x\ny', 'x\ry', 'x\u0000', 'x\u007f', 'x\u0085', 'x\u2028', 'x\u2029', 'x\ty']) {
+      expect(isSafeName(name), JSON.stringify(name)).toBe(false);
+      expect(unsafeNameReason(name)).toBeTruthy();
+    }
+  });
+});
+
+describe('isWithin', () => {
+  it('compares resolved paths, never string prefixes', () => {
+    expect(isWithin('/a/b', '/a/b')).toBe(true);
+    expect(isWithin('/a/b', '/a/b/c/d')).toBe(true);
+    expect(isWithin('/a/b', '/a/bc')).toBe(false);
+    expect(isWithin('/a/b', '/a/b/../c')).toBe(false);
+    expect(isWithin('/a/b', '/a')).toBe(false);
+    expect(isStrictlyWithin('/a/b', '/a/b')).toBe(false);
+    expect(isStrictlyWithin('/a/b', '/a/b/c')).toBe(true);
+  });
+});
+
+describe('openInside', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'sp-safe-path-'));
+  const root = join(tmp, 'root');
+  mkdirSync(join(root, 'real'), { recursive: true });
+  writeFileSync(join(tmp, 'secret.txt'), 'outside');
+  writeFileSync(join(root, 'real', 'ok.txt'), 'inside');
+  symlinkSync(join(tmp, 'secret.txt'), join(root, 'real', 'link.txt'));
+  symlinkSync(tmp, join(root, 'dirlink'));
+  symlinkSync(join(root, 'real', 'ok.txt'), join(root, 'inner-link.txt'));
+
+  it('reads a regular file inside the root', async () => {
+    expect(await readTextInside(root, join(root, 'real', 'ok.txt'))).toBe('inside');
+  });
+  it('refuses a file that is a symbolic link, even to a file inside', async () => {
+    await expect(readTextInside(root, join(root, 'real', 'link.txt'))).rejects.toBeInstanceOf(UnsafePathError);
+    await expect(readTextInside(root, join(root, 'inner-link.txt'))).rejects.toBeInstanceOf(UnsafePathError);
+  });
+  it('refuses a file reached through a linked folder', async () => {
+    await expect(readTextInside(root, join(root, 'dirlink', 'secret.txt'))).rejects.toThrow(/outside the source/);
+  });
+  it('refuses a path that climbs out by name', async () => {
+    await expect(readTextInside(root, join(root, '..', 'secret.txt'))).rejects.toThrow(/outside the source/);
+  });
+  it('refuses a folder', async () => {
+    await expect(openInside(root, join(root, 'real'))).rejects.toThrow(/not a regular file/);
+  });
+});
