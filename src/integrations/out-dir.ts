@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import type { Plugin } from 'vite';
 import type { OutputLedger } from '../lib/fs/output-ledger.js';
+import { isSymlink } from '../lib/fs/safe-path.js';
 import { listFiles, mapLimit } from '../lib/fs/parallel.js';
 
 /** Kept in Astro's cache folder: the output folder the last build wrote. */
@@ -50,6 +51,10 @@ export function outDirIntegration(ledger: OutputLedger): AstroIntegration {
       },
       'astro:build:start': async ({ logger }) => {
         ledger.clear();
+        // The folder is emptied and pruned below: through a committed `dist -> ~` that would empty a home folder.
+        if (await isSymlink(outDir)) throw new Error(`The output folder ${outDir} is a symbolic link; Sessionpress writes and removes files only in a real folder. Give its real path instead.`);
+        const links = await removeLinksBelow(outDir);
+        if (links) logger.warn(`removed ${links} symbolic link${links === 1 ? '' : 's'} in ${outDir} (the links only): the build writes nothing through a link`);
         const last = existsSync(statePath()) ? (JSON.parse(await readFile(statePath(), 'utf8')) as { outDir?: string }) : {};
         // Forgotten until this build succeeds: a build that fails half-way leaves a folder to empty next time.
         await rm(statePath(), { force: true });
@@ -88,6 +93,14 @@ function recordBundlesPlugin(ledger: OutputLedger, outDir: () => string): Plugin
       }
     },
   };
+}
+
+/** Removes every symbolic link below a folder (the link, never its target); how many there were. */
+async function removeLinksBelow(dir: string): Promise<number> {
+  if (!existsSync(dir)) return 0;
+  const links = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isSymbolicLink());
+  for (const e of links) await rm(join(e.parentPath, e.name), { force: true });
+  return links.length;
 }
 
 /** Removes everything in a folder but `.git` (as Astro does). */
