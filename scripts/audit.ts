@@ -7,14 +7,13 @@
  * non-zero if there is any.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { parseCommandLine } from './lib/cli.js';
 import { discoverSources, toPosix, type SessionSource } from '../src/lib/discover.js';
 import { scanDist } from './lib/import/scan-dist.js';
 import { folderUsernames, importSession } from './lib/import/import-session.js';
 import { scanText } from '../src/lib/redact/scan.js';
-import { assignSiblingAgents } from '../src/lib/build/open-session.js';
+import { assignSiblingAgents, readSessionText } from '../src/lib/build/open-session.js';
 import type { RedactionOptions } from '../src/lib/redact/index.js';
 import { CONFIG_FILE } from '../src/schemas/config.js';
 import { loadRedactionOptions } from './import.js';
@@ -136,7 +135,7 @@ async function firstLines(s: SessionSource, siblings: string[], root: string, ru
   const found = new Map<string, string>();
   let budget = 20_000;
   for (const path of [s.path, ...s.subagentPaths, ...siblings, ...(s.sidecarPaths ?? []), ...(s.toolResultPaths ?? [])]) {
-    const text = await readFile(path, 'utf8').catch(() => '');
+    const text = await readSessionText(path).catch(() => '');
     const lines = text.split('\n');
     for (let i = 0; i < lines.length && budget > 0 && found.size < rules.length; i++, budget--) {
       if (!lines[i]) continue;

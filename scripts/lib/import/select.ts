@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readSessionText } from '../../../src/lib/build/open-session.js';
 import type { SessionSource } from '../../../src/lib/discover.js';
 
 /** When a transcript's own lines say it was active: its first and last timestamps (ms). */
@@ -75,7 +75,7 @@ const TIMESTAMP = /"timestamp"\s*:\s*"([^"]{10,40})"/g;
  * must not parse every file just to date it.
  */
 export async function transcriptSpan(path: string): Promise<TimeSpan | undefined> {
-  const text = await readFile(path, 'utf8');
+  const text = await readSessionText(path);
   let first = Infinity;
   let last = -Infinity;
   for (const m of text.matchAll(TIMESTAMP)) {

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { readHead } from '../../../src/lib/build/open-session.js';
 import { promptTitleText, shortenTitle } from '../../../src/lib/transcript/build-session.js';
 import { isHumanPrompt, textOf, toEntry } from '../../../src/lib/transcript/entries.js';
 
@@ -11,15 +11,7 @@ const HEAD_BYTES = 256 * 1024;
  * reads the head of the file, so listing hundreds of sessions stays fast.
  */
 export async function quickTitle(path: string): Promise<string> {
-  const handle = await open(path, 'r');
-  let text: string;
-  try {
-    const buf = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buf, 0, HEAD_BYTES, 0);
-    text = buf.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await handle.close();
-  }
+  const text = await readHead(path, HEAD_BYTES);
   let summary: string | undefined;
   for (const line of text.split('\n')) {
     let entry: Record<string, unknown>;

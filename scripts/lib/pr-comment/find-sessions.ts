@@ -6,7 +6,6 @@
  * takes away is not shown. Every session is opened the one way, redacted.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { discoverSources, sidecarPathOf, type SessionSource } from '../../../src/lib/discover.js';
 import { assignSiblingAgents, openSession, sessionFileIncludes, type OpenedSession } from '../../../src/lib/build/open-session.js';

@@ -333,6 +333,15 @@ export async function sessionFileIncludes(path: string, text: string): Promise<b
 }
 
 /**
+ * The whole text of a session, agent or side file (a plain scan: dates, the
+ * first line of a finding), read like everything else here: never through a
+ * link. Throws when it cannot be read.
+ */
+export function readSessionText(path: string): Promise<string> {
+  return readTextInside(dirname(path), path);
+}
+
+/**
  * The first `bytes` of a session or agent file (for a quick look: its `cwd`,
  * its `sessionId`, a title), read like everything else here: never through a
  * link, and an unreadable file reads as empty. Cut mid-character at the end.
