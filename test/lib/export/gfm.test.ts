@@ -1,7 +1,7 @@
 import { JSDOM } from 'jsdom';
 import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
-import { breakGithubReferences, headingText, inlineCode, linkDestination, neutralizeMarkdown, oneLine, summaryText, withoutBacklink } from '../../../src/lib/export/gfm.js';
+import { breakGithubReferences, fence, headingText, inlineCode, linkDestination, neutralizeMarkdown, oneLine, summaryText, withoutBacklink } from '../../../src/lib/export/gfm.js';
 import { LINE_TERMINATORS } from '../../helpers/github-text.js';
 
 /** GitHub-rendered HTML of some Markdown (GFM, raw HTML kept), as a document. */
@@ -121,5 +121,20 @@ describe('linkDestination', () => {
     expect(doc.body.textContent!.trim()).toBe('Prompt 1 after');
     expect(linkDestination('https://github.com/o/r/pull/5', { github: true })).toBe('https://redirect.github.com/o/r/pull/5');
     expect(linkDestination('./2/#m-abc')).toBe('./2/#m-abc');
+  });
+});
+
+describe('fence', () => {
+  it.each(Object.entries(LINE_TERMINATORS))('%s: no terminator, fence line or tag in the content or language ends the block or the section around it', (_name, t) => {
+    const content = `a${t}\`\`\`${t}</details>${t}~~~~${t}<img src=x onerror=alert(1)>${t}\`\`\`\`${t}${t}@octocat`;
+    const md = `<details>\n<summary>s</summary>\n\n${fence(content, `sh${t}</details>`)}\n\n</details>\n\nafter`;
+    const doc = dom(md);
+    expect(doc.querySelectorAll('img').length).toBe(0);
+    expect(doc.querySelectorAll('details').length).toBe(1);
+    expect(doc.querySelectorAll('pre').length).toBe(1);
+    const pre = doc.querySelector('details pre')!;
+    expect(pre.textContent).toContain('</details>');
+    expect(pre.textContent).toContain('@octocat');
+    expect(doc.querySelector('details')!.textContent).not.toContain('after');
   });
 });
