@@ -166,6 +166,22 @@ export function closeOpenFence(text: string): string {
   return scanFences(text, (line) => line);
 }
 
+/**
+ * How many of our `<details>` are still open at the end of `text`: the
+ * `<details>` and `</details>` lines outside code fences. Transcript text
+ * writes neither there (its tags are escaped, or broken for GitHub), while a
+ * tool's output may hold them as lines of its fence, which close nothing.
+ */
+export function openDetails(text: string): number {
+  let open = 0;
+  scanFences(text, (line) => {
+    if (line === '<details>') open++;
+    else if (line === '</details>') open = Math.max(0, open - 1);
+    return line;
+  });
+  return open;
+}
+
 /** Walks lines, tracking fenced code; `outside` rewrites the lines outside fences; an open fence is closed. */
 function scanFences(text: string, outside: (line: string) => string): string {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');

@@ -17,7 +17,7 @@ import type { PriceTable } from '../site/cost.js';
 import { pullRequestLabel } from '../site/pull-requests.js';
 import { countOf, formatCost, isWebUrl, sessionCost } from '../site/summary.js';
 import type { AssistantMessage, Message, Session, ToolCall, Turn } from '../transcript/types.js';
-import { blockquote, closeOpenFence, cutText, fence, headingText, inlineCode, linkDestination, neutralizeMarkdown, summaryText } from './gfm.js';
+import { blockquote, closeOpenFence, cutText, fence, headingText, inlineCode, linkDestination, neutralizeMarkdown, openDetails, summaryText } from './gfm.js';
 
 /** GitHub refuses a comment or description longer than this. */
 export const GITHUB_COMMENT_LIMIT = 65_536;
@@ -261,8 +261,8 @@ function cutFence(text: string, lang: string, options: MarkdownExportOptions, la
 function fitBlock(block: Block, max: number): Block {
   if (block.text.length <= max) return block;
   const head = closeOpenFence(block.text.slice(0, max - 200).replace(/\n[^\n]*$/, ''));
-  const closes = (head.match(/<details>/g) ?? []).length - (head.match(/<\/details>/g) ?? []).length;
-  return { text: `${head}\n\n_This message was cut to fit._${'\n\n</details>'.repeat(Math.max(0, closes))}` };
+  // Counted outside fences: a tool output's own `</details>` lines close nothing.
+  return { text: `${head}\n\n_This message was cut to fit._${'\n\n</details>'.repeat(openDetails(head))}` };
 }
 
 function cutToLimit(header: string, blocks: Block[], limit: number, options: MarkdownExportOptions): string[] {

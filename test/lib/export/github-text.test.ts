@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,5 +49,35 @@ describe.each(Object.entries(LINE_TERMINATORS))('export for GitHub: a %s in ever
     expect(doc.querySelectorAll('img, script, iframe').length).toBe(0);
     expect(doc.querySelectorAll('details').length).toBe(toolCalls);
     expect(doc.querySelectorAll('details details').length).toBe(0);
+  });
+});
+
+describe('a message cut to fit a part closes exactly the sections it opened', () => {
+  // Tool outputs full of `</details>` lines (shown in fences) must not be counted as closing ours.
+  const root = join(tmp, 'cut');
+  const id = 'cafe0200-0000-4000-8000-000000000001';
+  const dir = join(root, '-home-tester-work-widgets');
+  mkdirSync(dir, { recursive: true });
+  const common = { sessionId: id, cwd: '/home/tester/work/widgets', version: '2.1.90', isSidechain: false, userType: 'external' };
+  const output = Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? '<details>' : '</details>')).join('\n');
+  const calls = Array.from({ length: 6 }, (_, i) => ({ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { command: `echo ${i}` } }));
+  const lines = [
+    { ...common, parentUuid: null, type: 'user', uuid: 'u1', timestamp: '2026-03-01T10:00:00.000Z', message: { role: 'user', content: 'First' } },
+    { ...common, parentUuid: 'u1', type: 'assistant', uuid: 'a1', timestamp: '2026-03-01T10:00:01.000Z', message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-5', content: calls, usage: { input_tokens: 1, output_tokens: 1 } } },
+    ...calls.map((c, i) => ({ ...common, parentUuid: i ? `r${i - 1}` : 'a1', type: 'user', uuid: `r${i}`, timestamp: '2026-03-01T10:00:02.000Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: c.id, content: `${output}\n${'x'.repeat(400)}` }] } })),
+    { ...common, parentUuid: 'r5', type: 'user', uuid: 'u2', timestamp: '2026-03-01T10:00:03.000Z', message: { role: 'user', content: 'Second' } },
+  ];
+  writeFileSync(join(dir, `${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+
+  it.each([false, true])('github %s: after the cut, nothing is left inside a tool call\'s section', async (github) => {
+    const session = await fixtureSession(root, id);
+    const parts = sessionToMarkdown(session, { github, limit: 3_000, split: true });
+    expect(parts.join('\n')).toMatch(/This message was cut to fit/);
+    for (const part of parts) {
+      const doc = renderLikeGithub(part).raw;
+      expect(doc.querySelectorAll('details details').length).toBe(0);
+      for (const el of doc.querySelectorAll('h3, hr')) expect(el.closest('details'), el.textContent!).toBeNull();
+      for (const p of doc.querySelectorAll('p')) if (/^Part \d+ of \d+\.$/.test(p.textContent!)) expect(p.closest('details')).toBeNull();
+    }
   });
 });
