@@ -11,6 +11,7 @@ import { issueComment, pullRequestFile } from '../fixtures/github-api.js';
 import { startFakeGithub, type FakePullRequest } from '../helpers/github-server.js';
 import { fixturePath, loadExpect, repoRoot } from '../helpers/shared.js';
 import { projectSlugOf, sessionEntryId } from '../../src/lib/site/slug.js';
+import { LINE_TERMINATORS, RESULT_SENTINEL, liveOnGithub, renderLikeGithub, writeGithubTextSession } from '../helpers/github-text.js';
 
 // Our own 2.1.x fixture: two sessions name acme/shop#42 or are changed by it; planted secrets in EXPECT.json.
 const FORMAT21 = join(repoRoot, 'test', 'fixtures', 'format-2.1');
@@ -239,6 +240,45 @@ describe('pr-comment: transcript text cannot act on GitHub or break the comment'
     expect(r.code).toBe(0);
     expect(r.out.join('\n').startsWith(COMMENT_MARKER)).toBe(true);
     expect(gh.writes().length).toBe(before);
+  });
+});
+
+describe('pr-comment: a line terminator in any text field ends nothing and brings nothing alive', () => {
+  // One session per terminator, each naming its own pull request; every text field holds the plant (see github-text.ts).
+  const source = join(tmp, 'terminators');
+  const cases = Object.entries(LINE_TERMINATORS).map(([name, terminator], i) => ({ name, terminator, pr: 100 + i, id: `cafe01${String(i).padStart(2, '0')}-0000-4000-8000-000000000001` }));
+  const pulls = new Map<number, FakePullRequest>(cases.map((c) => [c.pr, { files: [], comments: [] }]));
+  let gh: Awaited<ReturnType<typeof startFakeGithub>>;
+  let toolCalls = 0;
+  beforeAll(async () => {
+    for (const c of cases) toolCalls = writeGithubTextSession(source, c.id, c.terminator, c.pr).toolCalls;
+    gh = await startFakeGithub('acme', 'widgets', pulls);
+  });
+  afterAll(() => gh.close());
+  const env = () => ({ GITHUB_TOKEN: 'test-token', GITHUB_API_URL: gh.apiUrl, SESSIONPRESS_SOURCE: source, SESSIONPRESS_SITE: 'https://me.github.io', SESSIONPRESS_BASE: '/widgets' });
+
+  it.each(cases)('$name: no mention, image, handler, reference or backlink; the sections hold', async ({ pr }) => {
+    const r = await run(['--repo', 'acme/widgets', '--pr', String(pr)], env());
+    expect(r.err).toEqual([]);
+    expect(r.code).toBe(0);
+    const body: string = gh.writes().find((w) => w.url.endsWith(`/issues/${pr}/comments`))!.body.body;
+    for (const [kind, doc] of Object.entries(renderLikeGithub(body))) {
+      expect(liveOnGithub(doc), kind).toEqual([]);
+      // One session: its title one heading, its whole Markdown one collapsed section holding one section per tool call.
+      expect([...doc.querySelectorAll('body > h3')].map((h) => h.textContent!.slice(0, 7)), kind).toEqual(['Title X']);
+      const top = doc.querySelectorAll('body > details');
+      expect(top.length, kind).toBe(1);
+      expect(top[0].querySelector('summary')?.textContent, kind).toBe('The whole session (Markdown)');
+      expect(doc.querySelectorAll('details').length, kind).toBe(1 + toolCalls);
+      expect(top[0].querySelectorAll(':scope > details').length, kind).toBe(toolCalls);
+      const sentinels = [...doc.querySelectorAll('pre')].filter((p) => p.textContent?.includes(RESULT_SENTINEL));
+      expect(sentinels.length, kind).toBe(toolCalls);
+      for (const s of sentinels) expect(s.closest('details')?.parentElement, kind).toBe(top[0]);
+      // The overview is whole: prompts, files changed and commits.
+      expect(doc.querySelectorAll('body > ol > li').length, kind).toBeGreaterThanOrEqual(2);
+      expect(doc.body.textContent, kind).toMatch(/Files changed \(1\)[\s\S]*Commits \(2\)/);
+    }
+    expect(body).toContain('https://redirect.github.com/o/r/issues/2');
   });
 });
 

@@ -9,8 +9,8 @@
  */
 import prices from '../../../src/data/prices.json' with { type: 'json' };
 import { createOverviewCollector } from '../../../src/lib/build/session-overview.js';
-import { neutralizeMarkdown, summaryText } from '../../../src/lib/export/gfm.js';
-import { GITHUB_COMMENT_LIMIT, inlineCode, sessionToMarkdown } from '../../../src/lib/export/markdown.js';
+import { headingText, inlineCode, linkDestination, summaryText } from '../../../src/lib/export/gfm.js';
+import { GITHUB_COMMENT_LIMIT, sessionToMarkdown } from '../../../src/lib/export/markdown.js';
 import { countOf, formatCount, formatDuration, formatTimestamp } from '../../../src/lib/format.js';
 import type { PriceTable } from '../../../src/lib/site/cost.js';
 import { paginateTurns } from '../../../src/lib/site/pages.js';
@@ -75,18 +75,18 @@ export function commentBody(sessions: CommentSession[], options: CommentOptions)
 function sessionSummary(s: CommentSession, pageSize: number): string {
   const { session } = s;
   const f = session.facts;
-  const facts = [`**Project** ${inlineCode(f.projectName)}`];
+  const facts = [`**Project** ${inlineCode(f.projectName, GITHUB)}`];
   const when = formatTimestamp(f.firstTimestamp);
   if (when) facts.push(`**Date** ${when}`);
   const duration = formatDuration(f.durationMs);
   if (duration) facts.push(`**Duration** ${duration}`);
-  if (f.models.length) facts.push(`**Models** ${f.models.map(inlineCode).join(', ')}`);
+  if (f.models.length) facts.push(`**Models** ${f.models.map((m) => inlineCode(m, GITHUB)).join(', ')}`);
   const table = prices as PriceTable;
   const cost = f.usage.length ? formatCost(sessionCost(f.usage, table), table.currency) : '';
   if (cost) facts.push(`**Estimated cost** ${cost}`);
   const why = [s.reasons.includes('pr-link') ? 'it links this pull request' : '', s.reasons.includes('files') ? 'this pull request adds or changes its files' : ''].filter(Boolean).join(', and ');
-  const lines = [`### ${neutralizeMarkdown(session.title, GITHUB).replace(/\n/g, ' ')}`, '', facts.join(' · ')];
-  lines.push('', `${s.pageUrl ? `[Published page](${s.pageUrl}) · ` : ''}Listed because ${why}.`);
+  const lines = [`### ${headingText(session.title, GITHUB)}`, '', facts.join(' · ')];
+  lines.push('', `${s.pageUrl ? `[Published page](${linkDestination(s.pageUrl)}) · ` : ''}Listed because ${why}.`);
   lines.push('', overviewMarkdown(s, pageSize));
   return lines.join('\n');
 }
@@ -95,7 +95,7 @@ function sessionSummary(s: CommentSession, pageSize: number): string {
 function overviewMarkdown(s: CommentSession, pageSize: number): string {
   const collector = createOverviewCollector();
   // Paths inside the project read as the pull request shows them: `src/app.ts`.
-  const path = (p: string) => inlineCode(projectRelative(p, s.session.facts.projectPath));
+  const path = (p: string) => inlineCode(projectRelative(p, s.session.facts.projectPath), GITHUB);
   const prompts: string[] = [];
   let more = 0;
   for (const [i, turns] of paginateTurns(s.session.turns, pageSize).entries()) {
@@ -111,7 +111,7 @@ function overviewMarkdown(s: CommentSession, pageSize: number): string {
       const tally = facts.tools.length ? ` — ${summaryText(formatTally(facts.tools), 200, GITHUB)}` : '';
       const errors = facts.errors ? ` · ${countOf(facts.errors, 'error')}` : '';
       const files = facts.files.length ? ` · changed ${facts.files.map(path).join(', ')}${facts.filesMore ? ` and ${formatCount(facts.filesMore)} more` : ''}` : '';
-      prompts.push(`${turn.index}. ${link ? `[${text}](${link})` : text}${tally}${errors}${files}`);
+      prompts.push(`${turn.index}. ${link ? `[${text}](${linkDestination(link)})` : text}${tally}${errors}${files}`);
     }
   }
   const overview = collector.result();
@@ -125,7 +125,7 @@ function overviewMarkdown(s: CommentSession, pageSize: number): string {
   }
   if (overview.commits.length) {
     out.push('', `**Commits** (${formatCount(overview.commits.length + overview.commitsMore)})`, '');
-    for (const c of overview.commits) out.push(`- ${c.hash ? `${inlineCode(c.hash)} ` : ''}${summaryText(c.message, 200, GITHUB)}${c.failed ? ' _(failed)_' : ''}`);
+    for (const c of overview.commits) out.push(`- ${c.hash ? `${inlineCode(c.hash, GITHUB)} ` : ''}${summaryText(c.message, 200, GITHUB)}${c.failed ? ' _(failed)_' : ''}`);
     if (overview.commitsMore) out.push(`- _…and ${formatCount(overview.commitsMore)} more_`);
   }
   return out.join('\n');
@@ -135,7 +135,7 @@ function overviewMarkdown(s: CommentSession, pageSize: number): string {
 function transcriptDetails(s: CommentSession, share: number): string {
   const open = '<details>\n<summary>The whole session (Markdown)</summary>\n\n';
   const close = '\n\n</details>\n';
-  const where = s.pageUrl ? `; read it whole on [the published page](${s.pageUrl})` : '';
+  const where = s.pageUrl ? `; read it whole on [the published page](${linkDestination(s.pageUrl)})` : '';
   if (share - open.length - close.length < MIN_TRANSCRIPT) return `_The whole session is left out: this comment has no room for it beside the other sessions${where}._\n`;
   const [md] = sessionToMarkdown(s.session, {
     github: true,

@@ -40,9 +40,77 @@ export interface GfmTarget {
   github?: boolean;
 }
 
+/**
+ * Every character or pair that some reader takes for the end of a line: CR,
+ * LF and CRLF (CommonMark, so GitHub), and LS, PS, NEL, form feed and vertical
+ * tab (HTML, JavaScript patterns, other Markdown parsers). In a field that must
+ * stay on one line (a code span, a label, a heading) any of them could end it
+ * and let what follows be read as Markdown or HTML.
+ */
+const LINE_TERMINATOR = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/g;
+
+/** Text on one line: every line terminator (see `LINE_TERMINATOR`) becomes a space. */
+export function oneLine(text: string): string {
+  return text.replace(LINE_TERMINATOR, ' ');
+}
+
+/**
+ * A code span that holds `text` on one line, whatever backticks it has. For
+ * GitHub, mentions and references inside are broken too (see
+ * `breakGithubReferences`): in a code span the zero-width space shows nothing,
+ * and should anything ever end the span early, what follows is still inert.
+ */
+export function inlineCode(text: string, target: GfmTarget = {}): string {
+  const flat = oneLine(text);
+  const t = target.github ? breakGithubReferences(flat) : flat;
+  const ticks = '`'.repeat((t.match(/`+/g) ?? []).reduce((n, r) => Math.max(n, r.length), 0) + 1);
+  const pad = t.startsWith('`') || t.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${t}${pad}${ticks}`;
+}
+
+/**
+ * The text of a heading: transcript Markdown neutralised (see
+ * `neutralizeMarkdown`) on one line, so no terminator ends the heading and
+ * nothing after it becomes a block of its own.
+ */
+export function headingText(text: string, target: GfmTarget = {}): string {
+  // Flattened first, so the scan sees the line GitHub will; again after, for the fence a scan may close.
+  return oneLine(neutralizeMarkdown(oneLine(text), target));
+}
+
+/**
+ * A link destination no character of can end the link: whitespace, controls,
+ * line terminators, brackets, parentheses, quotes, backslashes, backticks and
+ * angle brackets are percent-encoded (a message id from a transcript is part
+ * of a permalink). For GitHub, an issue or pull request address also makes no
+ * backlink (see `withoutBacklink`).
+ */
+export function linkDestination(url: string, target: GfmTarget = {}): string {
+  const safe = url.replace(/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029<>()[\]\\`"']/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x80 ? `%${code.toString(16).toUpperCase().padStart(2, '0')}` : encodeURIComponent(c);
+  });
+  return target.github ? withoutBacklink(safe) : safe;
+}
+
+/**
+ * github.com's issue, pull request and discussion addresses turned into
+ * `redirect.github.com` ones: GitHub makes a backlink ("mentioned this") from
+ * every link to an issue or pull request, autolinked or written as a link, and
+ * documents `redirect.github.com` as the way to link without one (it leads to
+ * the same page). Matched anywhere (with or without a scheme, `www.` or not),
+ * so a Markdown link, an autolink and text GitHub may link all change.
+ */
+export function withoutBacklink(text: string): string {
+  return text.replace(GITHUB_ISSUE_HOST, 'redirect.github.com');
+}
+
+/** The host of a github.com address of an issue, pull request or discussion (not a subdomain's, such as `redirect.github.com`). */
+const GITHUB_ISSUE_HOST = /(?<![\w.-])(?:www\.)?github\.com(?=\/[^\s/]+\/[^\s/]+\/(?:issues|pulls?|discussions)(?![\w-]))/gi;
+
 /** One line of plain text for a `<summary>`: no newlines, HTML escaped, Markdown emphasis left inert (and, for GitHub, no mention or reference). */
 export function summaryText(text: string, max = 160, target: GfmTarget = {}): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = oneLine(text).replace(/[\s\u0085]+/g, ' ').trim();
   const cut = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
   const line = escapeHtmlText(cut).replace(/([\\`*_[\]|])/g, '\\$1');
   return target.github ? breakGithubReferences(line) : line;
@@ -54,8 +122,12 @@ const ZERO_WIDTH_SPACE = '\u200B';
 /**
  * Transcript text that cannot act on GitHub: a zero-width space after `@`
  * (`@user`, `@org/team` notify nobody), after `#` and `GH-` before a digit
- * (`#123`, `owner/repo#123`, `GH-123` link no issue; `&#64;`, `&#x40;`, `&commat;`
- * and `&num;` are no references that become `@` or `#` once rendered), after `<` before a tag's
+ * (`#123`, `owner/repo#123`, `GH-123` link no issue; `&#64;`, `&#x40;`, `&commat;`,
+ * `&num;`, `&sol;`, `&colon;` and every other named or numeric character reference
+ * but `&amp;`, `&lt;`, `&gt;`, `&quot;` and `&apos;` is shown as written, so none
+ * becomes part of a mention, a reference or an address once rendered),
+ * github.com addresses of issues and pull requests made into ones that make no
+ * backlink (see `withoutBacklink`), after `<` before a tag's
  * first character (no element, no `</details>`), inside `![` (no image is
  * fetched) and in `javascript:`, `vbscript:` and `data:` (no link runs a script). Character references would not do: GitHub finds mentions and
  * references in the rendered text. Applied everywhere, code included, because
@@ -64,10 +136,10 @@ const ZERO_WIDTH_SPACE = '\u200B';
  * invisible.
  */
 export function breakGithubReferences(text: string): string {
-  return text
+  return withoutBacklink(text)
     .replace(/@(?=[A-Za-z0-9])/g, `@${ZERO_WIDTH_SPACE}`)
     .replace(/#(?=\d|x[0-9a-f])/gi, `#${ZERO_WIDTH_SPACE}`)
-    .replace(/&(?=(?:commat|num);)/gi, `&${ZERO_WIDTH_SPACE}`)
+    .replace(/&(?!(?:amp|lt|gt|quot|apos);)(?=[A-Za-z][A-Za-z0-9]{1,31};)/g, `&${ZERO_WIDTH_SPACE}`)
     .replace(/\b(GH-)(?=\d)/gi, `$1${ZERO_WIDTH_SPACE}`)
     .replace(/<(?=[A-Za-z/!?])/g, `<${ZERO_WIDTH_SPACE}`)
     .replace(/!\[/g, `!${ZERO_WIDTH_SPACE}[`)
@@ -92,6 +164,22 @@ export function neutralizeMarkdown(text: string, target: GfmTarget = {}): string
 /** Closes a code fence left open at the end of our own Markdown (a cut block); HTML is left alone. */
 export function closeOpenFence(text: string): string {
   return scanFences(text, (line) => line);
+}
+
+/**
+ * How many of our `<details>` are still open at the end of `text`: the
+ * `<details>` and `</details>` lines outside code fences. Transcript text
+ * writes neither there (its tags are escaped, or broken for GitHub), while a
+ * tool's output may hold them as lines of its fence, which close nothing.
+ */
+export function openDetails(text: string): number {
+  let open = 0;
+  scanFences(text, (line) => {
+    if (line === '<details>') open++;
+    else if (line === '</details>') open = Math.max(0, open - 1);
+    return line;
+  });
+  return open;
 }
 
 /** Walks lines, tracking fenced code; `outside` rewrites the lines outside fences; an open fence is closed. */

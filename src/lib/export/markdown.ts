@@ -17,7 +17,7 @@ import type { PriceTable } from '../site/cost.js';
 import { pullRequestLabel } from '../site/pull-requests.js';
 import { countOf, formatCost, isWebUrl, sessionCost } from '../site/summary.js';
 import type { AssistantMessage, Message, Session, ToolCall, Turn } from '../transcript/types.js';
-import { blockquote, closeOpenFence, cutText, fence, neutralizeMarkdown, summaryText } from './gfm.js';
+import { blockquote, closeOpenFence, cutText, fence, headingText, inlineCode, linkDestination, neutralizeMarkdown, openDetails, summaryText } from './gfm.js';
 
 /** GitHub refuses a comment or description longer than this. */
 export const GITHUB_COMMENT_LIMIT = 65_536;
@@ -69,22 +69,22 @@ export function sessionToMarkdown(session: Session, options: MarkdownExportOptio
 
 function headerBlock(session: Session, options: MarkdownExportOptions): string {
   const f = session.facts;
-  const lines = [`## ${neutralizeMarkdown(session.title, options).replace(/\n/g, ' ')}`, ''];
+  const lines = [`## ${headingText(session.title, options)}`, ''];
   const when = formatTimestamp(f.firstTimestamp);
   const facts: string[] = [];
-  facts.push(`**Project:** ${inlineCode(f.projectName)}`);
+  facts.push(`**Project:** ${inlineCode(f.projectName, options)}`);
   if (when) facts.push(`**Date:** ${when}${f.durationMs !== undefined ? ` (${formatDuration(f.durationMs)})` : ''}`);
-  if (f.models.length) facts.push(`**Models:** ${f.models.map(inlineCode).join(', ')}`);
+  if (f.models.length) facts.push(`**Models:** ${f.models.map((m) => inlineCode(m, options)).join(', ')}`);
   facts.push(`**Activity:** ${countOf(f.promptCount, 'prompt')} · ${countOf(f.messageCount, 'message')} · ${countOf(f.toolCallCount, 'tool call')}`);
   const usage = tokenLine(session);
   if (usage) facts.push(usage);
   for (const pr of f.pullRequests ?? []) {
-    const label = inlineCode(pullRequestLabel(pr));
-    // A transcript's URL: linked only when it is a plain web address, in <…> so no character of it ends the link.
-    facts.push(`**Pull request:** ${isWebUrl(pr.url) && !/[<>]/.test(pr.url) ? `[${label}](<${pr.url}>)` : label}`);
+    const label = inlineCode(pullRequestLabel(pr), options);
+    // A transcript's URL: linked only when it is a plain web address, encoded so that no character of it ends the link.
+    facts.push(`**Pull request:** ${isWebUrl(pr.url) ? `[${label}](${linkDestination(pr.url, options)})` : label}`);
   }
   // A web address stands alone (GitHub links it); a relative one needs Markdown link syntax to be a link.
-  if (options.pageUrl) facts.push(`**Full transcript:** ${isWebUrl(options.pageUrl) ? options.pageUrl : `[the published page](${options.pageUrl})`}`);
+  if (options.pageUrl) facts.push(`**Full transcript:** ${isWebUrl(options.pageUrl) ? options.pageUrl : `[the published page](${linkDestination(options.pageUrl)})`}`);
   lines.push(facts.map((l) => `- ${l}`).join('\n'));
   return `${lines.join('\n')}\n`;
 }
@@ -105,14 +105,6 @@ function tokenLine(session: Session): string | undefined {
   const cost = sessionCost(usage, table);
   const money = cost.total > 0 ? ` · ${formatCost({ ...cost, unpriced: [] }, table.currency)}${cost.total > cost.stated ? ` at list prices of ${table.asOf}` : ''}` : '';
   return `**Tokens:** ${formatTokens(input)} in, ${formatTokens(output)} out, ${formatTokens(cache)} cache${money}`;
-}
-
-/** A code span that holds `text` on one line, whatever backticks it has. */
-export function inlineCode(text: string): string {
-  const t = text.replace(/\n/g, ' ');
-  const ticks = '`'.repeat((t.match(/`+/g) ?? []).reduce((n, r) => Math.max(n, r.length), 0) + 1);
-  const pad = t.startsWith('`') || t.endsWith('`') ? ' ' : '';
-  return `${ticks}${pad}${t}${pad}${ticks}`;
 }
 
 function bodyBlocks(session: Session, options: MarkdownExportOptions): Block[] {
@@ -148,15 +140,15 @@ function userMarkdown(m: Extract<Message, { kind: 'user' }>, options: MarkdownEx
   if (m.userKind === 'tool-result' || m.userKind === 'meta') return '';
   const images = imageBlocks(m.blocks).length;
   const imageNote = images ? `\n>\n> _(${images} image${images === 1 ? '' : 's'} attached: see the published page)_` : '';
-  if (m.userKind === 'command' && m.command) return `> ${inlineCode(`${m.command.name} ${m.command.args}`.trim())}`;
-  if (m.userKind === 'bash-input') return `> ${inlineCode(`! ${m.text}`)}`;
+  if (m.userKind === 'command' && m.command) return `> ${inlineCode(`${m.command.name} ${m.command.args}`.trim(), options)}`;
+  if (m.userKind === 'bash-input') return `> ${inlineCode(`! ${m.text}`, options)}`;
   if (m.userKind === 'bash-output' || m.userKind === 'command-output') return fence(stripAnsi(m.text), 'text');
   if (m.userKind === 'interruption') return '_Interrupted by the user._';
   const text = neutralizeMarkdown(m.text.trim(), options);
   if (!text && !images) return '';
   const isPrompt = depth === 0 && turn?.prompt?.uuid === m.uuid;
   const link = isPrompt ? options.messageUrl?.(m.uuid) : undefined;
-  const title = isPrompt ? `### ${link ? `[Prompt ${turn!.index}](${link})` : `Prompt ${turn!.index}`}\n\n` : '';
+  const title = isPrompt ? `### ${link ? `[Prompt ${turn!.index}](${linkDestination(link)})` : `Prompt ${turn!.index}`}\n\n` : '';
   return `${title}${blockquote(text)}${imageNote}`;
 }
 
@@ -260,7 +252,7 @@ function outputLanguage(call: ToolCall): string {
 /** A labelled fence, cut to the configured size with a note saying how much is left out. */
 function cutFence(text: string, lang: string, options: MarkdownExportOptions, label: string): string {
   const cut = cutText(text, options.maxOutputLines ?? 60, options.maxOutputChars ?? 6_000);
-  const note = cut.cutLines > 0 ? `\n\n_Cut: ${formatCount(cut.cutLines)} of ${formatCount(cut.totalLines)} lines left out${options.pageUrl ? `; read them on [the published page](${options.pageUrl})` : ''}._` : '';
+  const note = cut.cutLines > 0 ? `\n\n_Cut: ${formatCount(cut.cutLines)} of ${formatCount(cut.totalLines)} lines left out${options.pageUrl ? `; read them on [the published page](${linkDestination(options.pageUrl)})` : ''}._` : '';
   // The label can hold a transcript's file name: shown as text, like a summary.
   return `**${summaryText(label, 300, options)}**\n\n${fence(cut.text, lang)}${note}`;
 }
@@ -269,8 +261,8 @@ function cutFence(text: string, lang: string, options: MarkdownExportOptions, la
 function fitBlock(block: Block, max: number): Block {
   if (block.text.length <= max) return block;
   const head = closeOpenFence(block.text.slice(0, max - 200).replace(/\n[^\n]*$/, ''));
-  const closes = (head.match(/<details>/g) ?? []).length - (head.match(/<\/details>/g) ?? []).length;
-  return { text: `${head}\n\n_This message was cut to fit._${'\n\n</details>'.repeat(Math.max(0, closes))}` };
+  // Counted outside fences: a tool output's own `</details>` lines close nothing.
+  return { text: `${head}\n\n_This message was cut to fit._${'\n\n</details>'.repeat(openDetails(head))}` };
 }
 
 function cutToLimit(header: string, blocks: Block[], limit: number, options: MarkdownExportOptions): string[] {
@@ -283,7 +275,7 @@ function cutToLimit(header: string, blocks: Block[], limit: number, options: Mar
     doc = next;
   }
   if (i < blocks.length) {
-    const where = pageUrl ? `read the whole session on [the published page](${pageUrl})` : 'use `--split` to export it in parts';
+    const where = pageUrl ? `read the whole session on [the published page](${linkDestination(pageUrl)})` : 'use `--split` to export it in parts';
     const note = options.cutNote?.(blocks.length - i, blocks.length) ?? `Cut to stay under GitHub's ${formatCount(limit)}-character limit: ${formatCount(blocks.length - i)} of ${formatCount(blocks.length)} blocks left out; ${where}.`;
     doc += `\n---\n\n_${note}_\n`;
   }
