@@ -127,7 +127,7 @@ export function detectAuthorization(s: string, sink: Sink): void {
 export function decodesToCredentials(v: string): boolean {
   if (!/^[A-Za-z0-9+/]{6,}={0,2}$/.test(v)) return false;
   const text = decodeBase64Text(v);
-  return text !== undefined && /^[^\s:]{1,128}:\S{1,256}$/.test(text);
+  return text !== undefined && /^[\w.@+~-]{1,128}:[^\s"'{}]{1,256}$/.test(text);
 }
 
 /** URL query parameters that carry a secret: `?token=`, `&access_token=`, `&sig=`, `?key=`, `X-Amz-Signature=`. */
@@ -198,7 +198,7 @@ export function detectBase64(s: string, sink: Sink, scan: (text: string, sink: S
       found = true;
       sink(rule, value, group);
     };
-    if (/^[^\s:]{1,128}:[^\s]{3,256}$/.test(text) && /[A-Za-z]/.test(text)) {
+    if (/^[\w.@+~-]{1,128}:[^\s"'{}]{3,256}$/.test(text) && /[A-Za-z]/.test(text)) {
       // `user:password` (Docker `auth`, HTTP Basic): the password is a secret in its own right.
       const pass = text.slice(text.indexOf(':') + 1);
       if (!isPlaceholderValue(pass)) inner('password', pass);
