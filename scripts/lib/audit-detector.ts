@@ -96,6 +96,8 @@ export function looksRandom(v: string, minLength = 24): boolean {
   if (v.length < minLength || isPlaceholder(v) || KNOWN_IDS.test(v)) return false;
   // Hashes are random but public: hex of any case, and digests with their algorithm.
   if (/^[0-9a-f]+$/i.test(v) || /^(?:sha\d+|md5)[-:~=]/i.test(v)) return false;
+  // A word-like prefix and a long hex body (`dop_v1_…`, `key-…`, `sntryu_…`): a token; a bare hex string is a hash.
+  if (/^[A-Za-z][A-Za-z0-9]{1,12}[_.-](?:[A-Za-z0-9]{1,4}[_-])?[0-9a-f]{32,}$/.test(v) || /^[0-9a-f]{32}-us\d{1,2}$/.test(v)) return true;
   if (!/[a-z]/.test(v) || !/[A-Z]/.test(v) || !/[0-9]/.test(v)) return false;
   const core = v.replace(/^[A-Za-z]{1,10}[_-]/, '');
   if (KNOWN_IDS.test(core) || wordShare(core) >= 0.3) return false;

@@ -14,7 +14,7 @@ function passwordArg(v: string | undefined): v is string {
 }
 
 /** `curl -u user:pass`, `curl --user 'user:pass'`, httpie `-a user:pass`. Group 2 is the password. */
-const USER_PASS_FLAG = /(?<![\w-])(?:-u|--user|-a|--auth|--proxy-user|-U)[ \t]*(?:=[ \t]*)?(["']?)([^\s:'"@/]{1,128}):([^\s'"]{3,256})\1/g;
+const USER_PASS_FLAG = /(?<![\w-])(?:-u[ \t]*|(?:--user|-a|--auth|--proxy-user|-U)(?:[ \t]+|[ \t]*=[ \t]*))(["']?)([^\s:'"@/<>]{1,128}):([^\s'"]{3,256})\1/g;
 /** `mysql -uroot -pXXX`, `mysqldump -p'XXX'` (a password glued to `-p`). Group 2. */
 const MYSQL_P = /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlsh|mariadb(?:-dump|-admin)?)\b[^\n|;&]*?[ \t]-p(["']?)([^\s'"]{3,256})\1/g;
 /** `sshpass -p X`, `sshpass -pX`. */
@@ -52,8 +52,8 @@ export function detectCommandLines(s: string, sink: Sink): void {
 
 /** `.netrc`: `machine h login u password p`, on one line or several. */
 const NETRC = /\b(?:machine[ \t]+\S+|default)(?:\s+(?:login|account|port)[ \t]+\S+)*\s+password[ \t]+(\S{3,256})/g;
-/** `.pgpass`: `host:port:database:user:password`, a whole line. */
-const PGPASS = /^[ \t]*([A-Za-z0-9_.*-]+|\[[0-9a-fA-F:]+\]):(\d{1,5}|\*):([^:\s]+):([^:\s]+):((?:\\:|[^:\s]){3,256})[ \t]*$/gm;
+/** `.pgpass`: `host:port:database:user:password`, a whole line or a word of its own. */
+const PGPASS = /(?<![^\s'"`])([A-Za-z0-9_.*-]+|\[[0-9a-fA-F:]+\]):(\d{1,5}|\*):([^:\s'"`]+):([^:\s'"`]+):((?:\\:|[^:\s'"`]){3,256})(?![^\s'"`])/g;
 /** XML elements and attributes: `<password>x</password>`, `<add key="ClearTextPassword" value="x"/>`. */
 const XML_ELEMENT = /<([A-Za-z][\w.-]{0,40})>([^<>\s]{3,256})<\/\1>/g;
 const XML_KEY_VALUE = /\bkey=(["'])([\w.-]{1,64})\1\s+value=(["'])([^"'\s]{3,256})\3/g;
