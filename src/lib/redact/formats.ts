@@ -53,7 +53,9 @@ export function detectCommandLines(s: string, sink: Sink): void {
 /** `.netrc`: `machine h login u password p`, on one line or several. */
 const NETRC = /\b(?:machine[ \t]+\S+|default)(?:\s+(?:login|account|port)[ \t]+\S+)*\s+password[ \t]+(\S{3,256})/g;
 /** `.pgpass`: `host:port:database:user:password`, a whole line or a word of its own. */
-const PGPASS = /(?<![^\s'"`])([A-Za-z0-9_.*-]+|\[[0-9a-fA-F:]+\]):(\d{1,5}|\*):([^:\s'"`]+):([^:\s'"`]+):((?:\\:|[^:\s'"`]){3,256})(?![^\s'"`])/g;
+const PGPASS = /:(\d{1,5}|\*):([^:\s'"`]+):([^:\s'"`]+):((?:\\:|[^:\s'"`]){3,256})(?![^\s'"`])/g;
+/** The host field before a pgpass line's port, found backwards from the first `:`. */
+const PGPASS_HOST = /(?:^|[\s'"`])([A-Za-z0-9_.*-]+|\[[0-9a-fA-F:]+\])$/;
 /** XML elements and attributes: `<password>x</password>`, `<add key="ClearTextPassword" value="x"/>`. */
 const XML_ELEMENT = /<([A-Za-z][\w.-]{0,40})>([^<>\s]{3,256})<\/\1>/g;
 const XML_KEY_VALUE = /\bkey=(["'])([\w.-]{1,64})\1\s+value=(["'])([^"'\s]{3,256})\3/g;
@@ -65,9 +67,10 @@ export function detectCredentialFiles(s: string, sink: Sink): void {
   }
   if (s.includes(':')) {
     for (const m of s.matchAll(PGPASS)) {
-      const pass = m[5];
+      const host = PGPASS_HOST.exec(s.slice(Math.max(0, m.index - 256), m.index))?.[1];
+      const pass = m[4];
       // Five fields of a log line or a time (`12:30:00:…`) are not a pgpass line.
-      if (!passwordArg(pass) || /^\d+$/.test(m[1]) || /^\d{4}-\d\d-\d\d/.test(m[1]) || !/[A-Za-z]/.test(m[1] + m[3] + m[4])) continue;
+      if (!host || !passwordArg(pass) || /^\d+$/.test(host) || /^\d{4}-\d\d-\d\d/.test(host) || !/[A-Za-z]/.test(host + m[2] + m[3])) continue;
       sink('password', pass);
     }
   }
@@ -173,7 +176,8 @@ export function decodeBase64Text(v: string): string | undefined {
 }
 
 /** A run of base64 long enough to wrap a credential. */
-const BASE64_RUN = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=_-])/g;
+const BASE64_RUN = /[A-Za-z0-9+/]{16,}={0,2}/g;
+const BASE64_CHAR = /[A-Za-z0-9+/=_-]/;
 /** Cap on decoded runs per string: a megabyte of base64 is data, not a wrapper. */
 const MAX_RUNS = 2000;
 
@@ -189,8 +193,12 @@ export function detectBase64(s: string, sink: Sink, scan: (text: string, sink: S
   for (const m of s.matchAll(BASE64_RUN)) {
     if (++runs > MAX_RUNS) break;
     const run = m[0];
+    // Not part of a longer token (`-` and `_` join base64url and identifiers); checked here, as a lookbehind at every position cost more.
+    if ((m.index > 0 && BASE64_CHAR.test(s[m.index - 1])) || BASE64_CHAR.test(s[m.index + run.length] ?? '')) continue;
     // Hex (hashes, ids) and plain words are base64 characters too, but never a wrapper worth decoding.
     if (/^[0-9a-f]+$/i.test(run) || /^[a-z]+$/.test(run) || /^[A-Z]+$/.test(run) || run.length % 4 === 1) continue;
+    // Words in CamelCase and paths of words (`src/lib/redact`) are base64 characters too.
+    if (/^[A-Z]?[a-z]+(?:[A-Z][a-z]+)*$/.test(run) || /^[A-Za-z0-9]{0,24}(?:\/[A-Za-z0-9]{1,24}){2,}\/?$/.test(run) && !/[+=]/.test(run)) continue;
     const text = decodeBase64Text(run);
     if (text === undefined || text.length < 6) continue;
     let found = false;
