@@ -155,9 +155,20 @@ function randomTokenSuspects(text: string, out: Suspect[]): void {
       if (pieces.length > 2 && pieces.every((p) => p.length < 20)) continue;
       // `HuggingFaceTB/SmolLM3-3B`: a piece that is a word or CamelCase words makes it a path or a name.
       if (pieces.length > 1 && pieces.some((p) => /^[A-Z]?[a-z]{3,}(?:[A-Z][a-z]+)*[A-Z]{0,3}$/.test(p))) continue;
-      if (looksRandom(part)) out.push({ kind: 'random-token', value: part, index: m.index + m[0].indexOf(part) });
+      // base64 of text looks random but is text: the encoded-credential check judges what it says.
+      if (looksRandom(part) && decodeText(part) === undefined) out.push({ kind: 'random-token', value: part, index: m.index + m[0].indexOf(part) });
     }
   }
+}
+
+/** A base64 (or base64url) run decoded, when what it holds is text. */
+function decodeText(run: string): string | undefined {
+  if (run.length < 8 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(run)) return undefined;
+  const buf = Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  if (buf.length < 6) return undefined;
+  let printable = 0;
+  for (const b of buf) if ((b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x0d || b === 0x09) printable++;
+  return printable / buf.length >= 0.95 ? buf.toString('utf8') : undefined;
 }
 
 /** base64 runs that decode to text holding a credential. */
@@ -170,12 +181,8 @@ function encodedSuspects(text: string, out: Suspect[]): void {
     if (++runs > 5000) break;
     const run = m[0];
     if (/^[0-9a-f]+$/i.test(run) || /^[a-z]+$/i.test(run)) continue;
-    const buf = Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-    if (buf.length < 6) continue;
-    let printable = 0;
-    for (const b of buf) if ((b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x0d || b === 0x09) printable++;
-    if (printable / buf.length < 0.95) continue;
-    const decoded = buf.toString('utf8');
+    const decoded = decodeText(run);
+    if (decoded === undefined) continue;
     const userPass = /^[\w.@+~-]{1,128}:[^\s"'{}]{3,256}$/.test(decoded);
     if (userPass || CREDENTIAL_TEXT.test(decoded) || findSuspects(decoded, false).length) out.push({ kind: 'encoded-credential', value: run, index: m.index });
   }
