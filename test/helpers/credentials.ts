@@ -315,6 +315,34 @@ export function generateCredentials(): Credential[] {
 /** How many formats the generator knows. */
 export const FORMAT_COUNT = Object.keys(FORMATS).length;
 
+/**
+ * The text a credential is written in for one context: a sentence, a shell
+ * command, a line of a `.env` or config file, a JSON document, a curl call
+ * with a header, a URL, a line of a kept output, a subagent's sentence.
+ */
+export function placeInContext(c: Credential, ctx: Context): string {
+  const token = c.secrets[0];
+  switch (ctx) {
+    case 'prose':
+      return `Found this in the notes (${c.format}): ${c.snippet} — it has to be rotated.`;
+    case 'command':
+      if (c.bare) return `printf '%s\\n' "${c.snippet}" | vault-demo store --name ${c.format}`;
+      return c.snippet.includes('\n') ? `cat <<'EOF' > cred.txt\n${c.snippet}\nEOF` : c.snippet;
+    case 'file-read':
+      return c.snippet;
+    case 'json':
+      return JSON.stringify({ name: c.format, value: token, created: '2026-10-01' }, null, 2);
+    case 'header':
+      return `curl -sS -H "Authorization: Bearer ${token}" https://api.qux.io/v1/whoami`;
+    case 'url':
+      return `The export link was https://api.qux.io/v1/export?format=json&access_token=${encodeURIComponent(token)} (expired).`;
+    case 'kept-output':
+      return `${c.format}\t${c.snippet}`;
+    case 'subagent':
+      return `Still in use: ${c.snippet}`;
+  }
+}
+
 /** The places a credential is put in a generated session. */
 export const CONTEXTS = ['prose', 'command', 'file-read', 'json', 'header', 'url', 'kept-output', 'subagent'] as const;
 export type Context = (typeof CONTEXTS)[number];
@@ -390,6 +418,8 @@ export interface GeneratedTree {
   secrets: string[];
   /** Placements made: format → contexts. */
   placements: Map<string, Context[]>;
+  /** The last line of the kept output, after every credential: seen only when the whole output was read. */
+  keptMarker: string;
 }
 
 /**
@@ -412,7 +442,9 @@ export function writeCredentialTree(root: string, credentials = generateCredenti
   const prompt = 'Check every credential in the vault demo configuration and report which are still in use.';
   sub.user(prompt);
 
-  w.user('Rotate the credentials of the vault demo: list what is configured first.');
+  // The first prompt (a page title, a pull request comment's summary) holds three of them too.
+  const inPrompt = credentials.filter((c) => c.bare).slice(0, 3);
+  w.user(`Rotate the credentials of the vault demo (the old ones were ${inPrompt.map((c) => c.snippet).join(', ')}): list what is configured first.`);
   const envLines: string[] = [];
   const kept: string[] = [];
   for (const c of credentials) {
@@ -420,32 +452,29 @@ export function writeCredentialTree(root: string, credentials = generateCredenti
     placements.set(c.format, contexts);
     const token = c.secrets[0];
     for (const ctx of contexts) {
+      const text = placeInContext(c, ctx);
       switch (ctx) {
         case 'prose':
-          w.assistant([{ type: 'text', text: `Found this in the notes (${c.format}): ${c.snippet} — it has to be rotated.` }]);
+        case 'url':
+          w.assistant([{ type: 'text', text }]);
           break;
-        case 'command': {
-          const cmd = c.bare ? `printf '%s\\n' "${c.snippet}" | vault-demo store --name ${c.format}` : c.snippet.includes('\n') ? `cat <<'EOF' > cred.txt\n${c.snippet}\nEOF` : c.snippet;
-          w.tool('Bash', { command: cmd, description: `Check ${c.format}` }, `ok: ${c.format}`, { stdout: `ok: ${c.format}`, stderr: '', interrupted: false });
+        case 'command':
+          w.tool('Bash', { command: text, description: `Check ${c.format}` }, `ok: ${c.format}`, { stdout: `ok: ${c.format}`, stderr: '', interrupted: false });
           break;
-        }
         case 'file-read':
-          envLines.push(c.snippet);
+          envLines.push(text);
           break;
         case 'json':
-          w.tool('Bash', { command: `cat secrets/${c.format}.json` }, JSON.stringify({ name: c.format, value: token, created: '2026-10-01' }, null, 2));
+          w.tool('Bash', { command: `cat secrets/${c.format}.json` }, text);
           break;
         case 'header':
-          w.tool('Bash', { command: `curl -sS -H "Authorization: Bearer ${token}" https://api.qux.io/v1/whoami` }, '{"ok":true}');
-          break;
-        case 'url':
-          w.assistant([{ type: 'text', text: `The export link was https://api.qux.io/v1/export?format=json&access_token=${encodeURIComponent(token)} (expired).` }]);
+          w.tool('Bash', { command: text }, '{"ok":true}');
           break;
         case 'kept-output':
-          kept.push(`${c.format}\t${c.snippet}`);
+          kept.push(text);
           break;
         case 'subagent':
-          sub.assistant([{ type: 'text', text: `Still in use: ${c.snippet}` }]);
+          sub.assistant([{ type: 'text', text }]);
           break;
       }
     }
@@ -458,7 +487,8 @@ export function writeCredentialTree(root: string, credentials = generateCredenti
 
   // A kept output: the credentials after 30,000 characters of build log, in tool-results/, with a preview in the session.
   const filler = Array.from({ length: 800 }, (_, i) => `build step ${i + 1} of 800: compiled module-${i}.js`).join('\n');
-  const whole = `${filler}\n${kept.join('\n')}\n`;
+  const keptMarker = `kept-output-end-${hex(12)}`;
+  const whole = `${filler}\n${kept.join('\n')}\n${keptMarker}\n`;
   const keptId = `toolu_${rand(ALNUM, 24)}`;
   writeFileSync(join(sessionDir, 'tool-results', `${keptId}.txt`), whole);
   const preview = `<persisted-output>\nOutput too large (${(whole.length / 1024).toFixed(1)}KB). Full output saved to: ${HOME}/.claude/projects/${GENERATED_PROJECT}/${sessionId}/tool-results/${keptId}.txt\n\nPreview (first 2KB):\n${whole.slice(0, 2000)}\n...\n</persisted-output>`;
@@ -472,5 +502,5 @@ export function writeCredentialTree(root: string, credentials = generateCredenti
   writeFileSync(join(dir, `${sessionId}.jsonl`), `${w.lines.join('\n')}\n`);
   writeFileSync(join(sessionDir, 'subagents', `agent-${agentId}.jsonl`), `${sub.lines.join('\n')}\n`);
   const secrets = [...new Set(credentials.flatMap((c) => c.secrets))].sort((a, b) => b.length - a.length);
-  return { root, sessionId, agentId, credentials, secrets, placements };
+  return { root, sessionId, agentId, credentials, secrets, placements, keptMarker };
 }
