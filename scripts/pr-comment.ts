@@ -15,7 +15,7 @@ import { findPullRequestSessions, repositoryRoot } from './lib/pr-comment/find-s
 import { createGithubClient, GithubError, pullRequestApi, type IssueComment } from './lib/pr-comment/github.js';
 import { describeSample } from './audit.js';
 import { GITHUB_COMMENT_LIMIT } from '../src/lib/export/markdown.js';
-import { scanText } from '../src/lib/redact/scan.js';
+import { auditText } from './lib/audit-detector.js';
 import { pageOfMessage } from '../src/lib/site/pages.js';
 import { absoluteUrl, pagesBase, sessionUrl } from '../src/lib/site/urls.js';
 import { loadConfig, type SessionpressConfig } from '../src/schemas/config.js';
@@ -99,8 +99,8 @@ export async function main(argv: string[], deps: PrCommentDeps = {}): Promise<nu
     }
     const body = commentBody(found.map((f) => commentSession(f.opened, f.reasons, config)), { pageSize: config.pageSize });
     const usernames = [...new Set(found.flatMap((f) => f.opened.redactor?.knownUsernames() ?? []))];
-    // The allow-list is the site's to decide; a comment on GitHub gets nothing any rule detects.
-    const findings = await scanText(body, { ...config.redaction, allowlist: [], usernames });
+    // The allow-list is the site's to decide; a comment on GitHub gets nothing any rule, or the audit's own detector, finds.
+    const findings = await auditText(body, { ...config.redaction, allowlist: [], usernames });
     if (findings.length) {
       err(`Not posted: the comment for ${label} still holds what the redaction rules detect (an allow-listed string, or a pattern that reached it another way):`);
       for (const f of findings) err(`  ${f.rule} ×${f.count}  ${describeSample(f.rule, f.samples[0] ?? '')}`);

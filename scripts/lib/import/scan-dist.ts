@@ -4,7 +4,8 @@ import { gunzipSync } from 'node:zlib';
 import { toPosix } from '../../../src/lib/discover.js';
 import { listFiles } from '../../../src/lib/fs/parallel.js';
 import { createRedactor } from '../../../src/lib/redact/redactor.js';
-import { scanText, type ScanFinding } from '../../../src/lib/redact/scan.js';
+import type { ScanFinding } from '../../../src/lib/redact/scan.js';
+import { auditText, findSuspects } from '../audit-detector.js';
 import type { RedactionOptions } from '../../../src/lib/redact/types.js';
 
 export interface DistFinding {
@@ -17,11 +18,14 @@ const TEXT_EXTENSIONS = new Set(['.html', '.htm', '.json', '.js', '.mjs', '.cjs'
 /** Site code, not transcript data: third-party bundles carry author addresses and example paths. */
 const CODE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.css', '.map']);
 const CODE_IGNORED_RULES = ['email', 'home-path', 'username'];
+/** The independent detector's rules: site code (minified bundles) is full of random-looking strings, so only data files get them. */
+const SUSPECT_RULES = ['entropy-assignment', 'random-token', 'encoded-credential'];
 /** Files scanned together before a clean batch lets them all pass. */
 const BATCH = 64;
 
 /**
- * Scans a built site for anything the redaction rules still detect: every
+ * Scans a built site for anything the redaction rules or the audit's
+ * independent detector (`audit-detector.ts`) still detect: every
  * text file (HTML with entities decoded, JSON, scripts) and pagefind's
  * gzip-compressed `*.pf_fragment` files. `[REDACTED:…]` placeholders and `~`
  * paths are not findings. Files are scanned in batches; only a batch with a
@@ -41,9 +45,11 @@ export async function scanDist(dir: string, options: RedactionOptions = {}): Pro
     for (let i = 0; i < files.length; i += BATCH) {
       const batch = files.slice(i, i + BATCH);
       const report = await createRedactor(options).redactSession(batch.map((f) => f.text));
-      if (!report.findings.some((f) => !ignoreRules.includes(f.rule))) continue;
+      // The redaction rules, and the audit's own detector (it shares no rule with them), on data files.
+      const suspects = kind === 'data' && batch.some((f) => findSuspects(f.text).some((x) => !options.allowlist?.includes(x.value)));
+      if (!suspects && !report.findings.some((f) => !ignoreRules.includes(f.rule))) continue;
       for (const f of batch) {
-        const found = await scanText(f.text, { ...options, ignoreRules });
+        const found = await auditText(f.text, { ...options, ignoreRules: kind === 'code' ? [...ignoreRules, ...SUSPECT_RULES] : ignoreRules });
         if (found.length) findings.push({ file: f.file, findings: found });
       }
     }

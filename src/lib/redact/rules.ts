@@ -1,3 +1,7 @@
+import { detectAuthorization, detectBase64, detectCommandLines, detectCredentialFiles, detectQueryStrings } from './formats.js';
+import { detectKeyValues, isSecretValue } from './key-value.js';
+import { detectProviders } from './providers.js';
+
 /**
  * Our own detection rules, next to secretlint's: the things secretlint does not
  * look for (e-mail addresses, home paths, credentials in any URL, assignments
@@ -141,48 +145,12 @@ const FILE_EXTENSION_TLD =
 const URL_CREDENTIALS = /\b[a-zA-Z][a-zA-Z0-9+.-]{1,30}:\/\/(([^\s:/@'"`<>()[\]{}\\]+):([^\s/@'"`<>()[\]{}\\]+))@(?=[A-Za-z0-9[])/g;
 
 /**
- * `NAME=value`, `name: value`, `"name": "value"`, `export NAME='value'`, also
- * inside JSON text (`\"name\": \"value\"`). Group 1 is the secret word that
- * ends the name, group 2 the value. The regex starts at the word rather than
- * at the start of the name: a leading `[\w-]*?` made it try every identifier.
- */
-const ASSIGNMENT =
-  /(password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)(?:[_-]?base)?(?:\\?["'])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\?["'`])?([^\s"'`\\,;<>]{8,512})/gi;
-/** `--password=…`, `--api-key …` on a command line. */
-const CLI_FLAG = /(?<![A-Za-z0-9_-])--(?:[a-z0-9]+-)*(?:password|passwd|token|api-key|apikey|secret|client-secret)(?:=|[ \t]+)["']?([^\s"'`\\;]{8,512})/gi;
-const BEARER = /\b(?:Bearer|Basic)[ \t]+([A-Za-z0-9._~+/-]{16,}=*)/g;
-
-/**
  * Whether a value assigned to a secret-looking name looks like a secret and
  * not like code (`process.env.TOKEN`, `string`, `${{ secrets.X }}`) or a
- * placeholder.
+ * placeholder. Kept for callers; the name-based scan is in `key-value.ts`.
  */
 export function looksLikeSecretValue(v: string): boolean {
-  if (v.length < 8 || PLACEHOLDER.test(v)) return false;
-  if (/^[$%<{[#*@~/.]/.test(v) || v.startsWith('\\')) return false;
-  if (/[({]|\$\{|:\/\//.test(v)) return false;
-  if (/^(?:process|os|env|self|this|config|settings|secrets|args|options|import|window|ctx|req|request)\./i.test(v)) return false;
-  if (/^(.)\1+$/.test(v) || /^x+$/i.test(v)) return false;
-  if (/^(?:your|my|some|the|example|placeholder|changeme|redacted|dummy|fake|test|sample)[_-]/i.test(v)) return false;
-  const letters = /[A-Za-z]/.test(v);
-  const digits = /[0-9]/.test(v);
-  if (letters && digits) return true;
-  return v.length >= 16 && /[a-z]/.test(v) && /[A-Z]/.test(v);
-}
-
-/** Placeholder-friendly rule name for an assignment, from the variable's name. */
-function assignmentRule(name: string): string {
-  const n = name.toLowerCase();
-  if (/pass|pwd/.test(n)) return 'password';
-  if (/token/.test(n)) return 'token';
-  if (/secret/.test(n)) return 'secret';
-  if (/credential/.test(n)) return 'credential';
-  return 'api-key';
-}
-
-/** Trailing punctuation that closes the surrounding code rather than the value. */
-function trimValue(v: string): string {
-  return v.replace(/[)\]}.:!?]+$/, '');
+  return isSecretValue(v, 'token');
 }
 
 /** An extra pattern from the configuration, compiled. */
@@ -243,23 +211,7 @@ export function detectValues(
       sink('email', value);
     }
   }
-  for (const m of s.matchAll(ASSIGNMENT)) {
-    if (inUrl(m.index)) continue;
-    const value = trimValue(m[2]);
-    if (looksLikeSecretValue(value)) sink(assignmentRule(m[1]), value);
-  }
-  if (s.includes('--')) {
-    for (const m of s.matchAll(CLI_FLAG)) {
-      const value = trimValue(m[1]);
-      if (looksLikeSecretValue(value)) sink(assignmentRule(m[0]), value);
-    }
-  }
-  if (s.includes('Bearer') || s.includes('Basic ')) {
-    for (const m of s.matchAll(BEARER)) {
-      const value = m[1];
-      if (looksLikeSecretValue(value)) sink('bearer-token', value);
-    }
-  }
+  detectSecretsIn(s, sink, inUrl);
   for (const { name, regex } of extra) {
     regex.lastIndex = 0;
     for (const m of s.matchAll(regex)) {
@@ -286,6 +238,32 @@ export function isIgnoredEmail(email: string): boolean {
   if (EMAIL_IGNORED_DOMAINS.test(domain)) return true;
   if (FILE_EXTENSION_TLD.test(domain)) return true;
   return false;
+}
+
+/**
+ * The credential rules that need no username or URL bookkeeping: provider
+ * formats, names (`SECRET_KEY=…`), command lines, credential files, headers,
+ * URL query strings, and base64 wrappers decoded and scanned with all of
+ * them again. `inUrl` tells positions inside `scheme://user:pass@`, where no
+ * assignment starts.
+ */
+export function detectSecretsIn(s: string, sink: ValueSink, inUrl: (i: number) => boolean = () => false, decode = true): void {
+  detectProviders(s, sink);
+  detectKeyValues(s, (rule, value, group) => {
+    const at = s.indexOf(value);
+    if (at === -1 || !inUrl(at)) sink(rule, value, group);
+  });
+  detectCommandLines(s, sink);
+  detectCredentialFiles(s, sink);
+  detectAuthorization(s, sink);
+  detectQueryStrings(s, sink);
+  if (!decode) return;
+  detectBase64(s, sink, (text, inner) => {
+    detectSecretsIn(text, inner, undefined, false);
+    if (text.includes('PRIVATE KEY')) for (const block of findPrivateKeyBlocks(text)) for (const line of block.lines) inner(PRIVATE_KEY_RULE, line, block.lines[0]);
+    if (text.includes('eyJ')) for (const m of text.matchAll(JWT)) inner('jwt', m[0], m[0]);
+    if (text.includes('A')) for (const m of text.matchAll(AWS_KEY_ID)) inner('aws-access-key-id', m[0]);
+  });
 }
 
 /** Compiles extra patterns; a bad one throws with its name, so the config error is clear. */

@@ -1,0 +1,218 @@
+/**
+ * Secrets known by where they sit rather than by their name: command lines
+ * (`curl -u`, `mysql -p…`, `sshpass -p`), credential files (`.netrc`,
+ * `.pgpass`), authorization headers of any case and scheme, URL query
+ * parameters, and base64 wrappers (decoded and scanned again). Provider
+ * formats with a fixed shape are in `providers.ts`.
+ */
+import { isPlaceholderValue, isSecretValue, readValue, secretNameKind, type Sink } from './key-value.js';
+
+/** A value after a command's password flag: anything but a placeholder or a variable. */
+function passwordArg(v: string | undefined): v is string {
+  if (!v || v.length < 3 || v.length > 256 || isPlaceholderValue(v)) return false;
+  return !/^[$%<{-]/.test(v) && !v.includes('${');
+}
+
+/** `curl -u user:pass`, `curl --user 'user:pass'`, httpie `-a user:pass`. Group 2 is the password. */
+const USER_PASS_FLAG = /(?<![\w-])(?:-u[ \t]*|(?:--user|-a|--auth|--proxy-user|-U)(?:[ \t]+|[ \t]*=[ \t]*))(["']?)([^\s:'"@/<>]{1,128}):([^\s'"]{3,256})\1/g;
+/** `mysql -uroot -pXXX`, `mysqldump -p'XXX'` (a password glued to `-p`). Group 2. */
+const MYSQL_P = /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlsh|mariadb(?:-dump|-admin)?)\b[^\n|;&]*?[ \t]-p(["']?)([^\s'"]{3,256})\1/g;
+/** `sshpass -p X`, `sshpass -pX`. */
+const SSHPASS = /\bsshpass\b[^\n|;&]*?[ \t]-p[ \t]*(["']?)([^\s'"]{3,256})\1/g;
+/** Other tools' password flags: `redis-cli -a X`, `docker login -p X`, `zip -P X`, `7z -pX`, `smbclient -U user%pass`. */
+const TOOL_FLAGS: RegExp[] = [
+  /\bredis-cli\b[^\n|;&]*?[ \t]-a[ \t]+(["']?)([^\s'"]{3,256})\1/g,
+  /\b(?:docker|podman|nerdctl|helm|oras|buildah|skopeo)\b[^\n|;&]*?\blogin\b[^\n|;&]*?[ \t]-p[ \t]+(["']?)([^\s'"]{3,256})\1/g,
+  /\b(?:zip|unzip|7z|7za|rar|unrar)\b[^\n|;&]*?[ \t]-[pP][ \t]*(["']?)([^\s'"-][^\s'"]{2,255})\1/g,
+  /\bopenssl\b[^\n|;&]*?[ \t]-(?:pass|passin|passout|k)[ \t]+(["']?)pass:([^\s'"]{3,256})\1/g,
+  /\bsmbclient\b[^\n|;&]*?[ \t](?:-U|--user)[ \t]*(["']?)[^\s%'"]+%([^\s'"]{3,256})\1/g,
+  /\b(?:psql|pg_dump|pg_restore)\b[^\n|;&]*?\bpassword=([^\s'"]{3,256})()/g,
+];
+
+/** Command lines that carry a password in a flag. */
+export function detectCommandLines(s: string, sink: Sink): void {
+  if (s.includes('-u') || s.includes('--user') || s.includes('-a') || s.includes('-U')) {
+    for (const m of s.matchAll(USER_PASS_FLAG)) {
+      const pass = m[3];
+      if (!passwordArg(pass) || /^\d+$/.test(m[2]) && /^\d+$/.test(pass)) continue;
+      sink('password', pass);
+    }
+  }
+  if (/mysql|mariadb/.test(s)) for (const m of s.matchAll(MYSQL_P)) if (passwordArg(m[2])) sink('password', m[2]);
+  if (s.includes('sshpass')) for (const m of s.matchAll(SSHPASS)) if (passwordArg(m[2])) sink('password', m[2]);
+  if (/redis-cli|login|zip|7z|rar|openssl|smbclient|psql|pg_/.test(s)) {
+    for (const re of TOOL_FLAGS) {
+      for (const m of s.matchAll(re)) {
+        const v = re.source.includes('password=') ? m[1] : m[2];
+        if (passwordArg(v)) sink('password', v);
+      }
+    }
+  }
+}
+
+/** `.netrc`: `machine h login u password p`, on one line or several. */
+const NETRC = /\b(?:machine[ \t]+\S+|default)(?:\s+(?:login|account|port)[ \t]+\S+)*\s+password[ \t]+(\S{3,256})/g;
+/** `.pgpass`: `host:port:database:user:password`, a whole line or a word of its own. */
+const PGPASS = /:(\d{1,5}|\*):([^:\s'"`]+):([^:\s'"`]+):((?:\\:|[^:\s'"`]){3,256})(?![^\s'"`])/g;
+/** The host field before a pgpass line's port, found backwards from the first `:`. */
+const PGPASS_HOST = /(?:^|[\s'"`])([A-Za-z0-9_.*-]+|\[[0-9a-fA-F:]+\])$/;
+/** XML elements and attributes: `<password>x</password>`, `<add key="ClearTextPassword" value="x"/>`. */
+const XML_ELEMENT = /<([A-Za-z][\w.-]{0,40})>([^<>\s]{3,256})<\/\1>/g;
+const XML_KEY_VALUE = /\bkey=(["'])([\w.-]{1,64})\1\s+value=(["'])([^"'\s]{3,256})\3/g;
+
+/** Credential files: `.netrc`, `.pgpass`, XML configs. */
+export function detectCredentialFiles(s: string, sink: Sink): void {
+  if (s.includes('password') && (s.includes('machine') || s.includes('default'))) {
+    for (const m of s.matchAll(NETRC)) if (passwordArg(m[1])) sink('password', m[1]);
+  }
+  if (s.includes(':')) {
+    for (const m of s.matchAll(PGPASS)) {
+      const host = PGPASS_HOST.exec(s.slice(Math.max(0, m.index - 256), m.index))?.[1];
+      const pass = m[4];
+      // Five fields of a log line or a time (`12:30:00:…`) are not a pgpass line.
+      if (!host || !passwordArg(pass) || /^\d+$/.test(host) || /^\d{4}-\d\d-\d\d/.test(host) || !/[A-Za-z]/.test(host + m[2] + m[3])) continue;
+      sink('password', pass);
+    }
+  }
+  if (s.includes('</')) {
+    for (const m of s.matchAll(XML_ELEMENT)) {
+      const kind = secretNameKind(m[1]);
+      if (kind && isSecretValue(m[2], kind)) sink(kind, m[2]);
+    }
+  }
+  if (s.includes('value=')) {
+    for (const m of s.matchAll(XML_KEY_VALUE)) {
+      const kind = secretNameKind(m[2]);
+      if (kind && isSecretValue(m[4], kind)) sink(kind, m[4]);
+    }
+  }
+}
+
+/**
+ * `Authorization: <scheme> <credentials>` in any case, any scheme (`Bearer`,
+ * `Basic`, `token`, `SSWS`, `Bot`, `ApiKey`, …), or the credentials alone;
+ * also `Proxy-Authorization`. Group 1 is the rest of the line.
+ */
+const AUTH_HEADER = /\b(?:proxy-)?authorization\b(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?([^\r\n"'`\\]{4,2048})/gi;
+/** A scheme and its credentials standing alone: `Bearer abc…`, `Basic dXNl…`, `SSWS 00ab…`. */
+const SCHEME_TOKEN = /\b(?:Bearer|bearer|BEARER|Basic|basic|BASIC|SSWS|Bot|GenieKey|Splunk)[ \t]+([A-Za-z0-9._~+/-]{8,2048}=*)/g;
+
+/** Header credentials. */
+export function detectAuthorization(s: string, sink: Sink): void {
+  if (/authorization/i.test(s)) {
+    for (const m of s.matchAll(AUTH_HEADER)) {
+      const parts = m[1].trim().split(/[ \t]+/);
+      const [first, second] = parts;
+      if (!first) continue;
+      // `Digest`, `AWS4-HMAC-SHA256` and the like: `k=v` pairs, of which the signature and credential are secret.
+      if (parts.length > 1 && /=/.test(parts.slice(1).join(' '))) {
+        for (const kv of m[1].matchAll(/\b(Signature|signature|response|Credential|nonce|cnonce)=(["']?)([^\s,"']{8,})\2/g)) sink('authorization', kv[3]);
+        continue;
+      }
+      const value = parts.length > 1 && /^[A-Za-z][\w-]{1,20}$/.test(first) ? second : first;
+      if (!value || isPlaceholderValue(value) || /^[$%<{]/.test(value) || value.length < 8) continue;
+      if (!/[0-9]/.test(value) && !/[A-Z].*[a-z]|[a-z].*[A-Z]/.test(value) && !decodesToCredentials(value)) continue;
+      sink('authorization', value.replace(/[,;.)]+$/, ''));
+    }
+  }
+  if (/Bearer|bearer|BEARER|Basic|basic|BASIC|SSWS|Bot |GenieKey|Splunk/.test(s)) {
+    for (const m of s.matchAll(SCHEME_TOKEN)) {
+      const v = m[1];
+      if (isPlaceholderValue(v)) continue;
+      if (/[0-9]/.test(v) && /[A-Za-z]/.test(v) && v.length >= 12) sink('bearer-token', v);
+      else if (v.length >= 16 && /[a-z]/.test(v) && /[A-Z]/.test(v)) sink('bearer-token', v);
+      else if (decodesToCredentials(v)) sink('bearer-token', v);
+    }
+  }
+}
+
+/** Whether a base64 string decodes to `user:password` (a Basic credential). */
+export function decodesToCredentials(v: string): boolean {
+  if (!/^[A-Za-z0-9+/]{6,}={0,2}$/.test(v)) return false;
+  const text = decodeBase64Text(v);
+  return text !== undefined && /^[\w.@+~-]{1,128}:[^\s"'{}]{1,256}$/.test(text);
+}
+
+/** URL query parameters that carry a secret: `?token=`, `&access_token=`, `&sig=`, `?key=`, `X-Amz-Signature=`. */
+const QUERY_PARAM = /[?&;]([A-Za-z][\w.-]{0,40})=([^&#\s"'<>`\\]{6,2048})/g;
+const QUERY_SECRET_NAMES = /^(?:sig|signature|key|code|auth|pass|pwd|apikey|api_key|access_token|refresh_token|id_token|client_secret|private_token|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential|sas|sv_sig|st|se|skoid|sktid|skt|ske|sks|skv)$/i;
+
+/** Secrets in URL query strings (and `;`-joined connection strings: `SharedAccessSignature=…;sig=…`). */
+export function detectQueryStrings(s: string, sink: Sink): void {
+  if (!s.includes('=') || (!s.includes('?') && !s.includes('&') && !s.includes(';'))) return;
+  for (const m of s.matchAll(QUERY_PARAM)) {
+    const name = m[1];
+    let value = m[2];
+    const lower = name.toLowerCase();
+    const byName = secretNameKind(name);
+    const named = QUERY_SECRET_NAMES.test(name) && !/^(?:code|st|se|sv|skt|ske|sks|skv|skoid|sktid)$/i.test(lower);
+    if (!byName && !named) continue;
+    value = value.replace(/[.,)]+$/, '');
+    const decoded = safeDecode(value);
+    if (isPlaceholderValue(value) || isPlaceholderValue(decoded) || /^[$%{<]/.test(decoded)) continue;
+    if (decoded.length < 8 || !/[A-Za-z]/.test(decoded) && !/^\d{8,}$/.test(decoded)) continue;
+    if (!/[0-9]/.test(decoded) && !/[+/=%_-]/.test(value) && !(/[a-z]/.test(decoded) && /[A-Z]/.test(decoded) && decoded.length >= 16)) continue;
+    sink(byName ?? (lower === 'sig' || lower.includes('signature') ? 'signature' : 'api-key'), value);
+    if (decoded !== value && decoded.length >= 8) sink(byName ?? 'signature', decoded, value);
+  }
+}
+
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+}
+
+/** Decodes base64 (or base64url) when the result is text; undefined otherwise. */
+export function decodeBase64Text(v: string): string | undefined {
+  const buf = Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  if (buf.length < 4) return undefined;
+  let printable = 0;
+  for (const b of buf) if ((b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x0d || b === 0x09) printable++;
+  if (printable / buf.length < 0.97) return undefined;
+  return buf.toString('utf8');
+}
+
+/** A run of base64 long enough to wrap a credential. */
+const BASE64_RUN = /[A-Za-z0-9+/]{16,}={0,2}/g;
+const BASE64_CHAR = /[A-Za-z0-9+/=_-]/;
+/** Cap on decoded runs per string: a megabyte of base64 is data, not a wrapper. */
+const MAX_RUNS = 2000;
+
+/**
+ * Base64 wrappers: decodes each base64 run that decodes to text and scans the
+ * text with `scan`; when anything is found inside, the whole run is a secret
+ * (git's `extraheader AUTHORIZATION: basic <base64>`, kubeconfig data, a
+ * Docker `auth`). Returns nothing; reports through `sink`.
+ */
+export function detectBase64(s: string, sink: Sink, scan: (text: string, sink: Sink) => void, depth = 0): void {
+  if (depth > 1 || s.length < 16) return;
+  let runs = 0;
+  for (const m of s.matchAll(BASE64_RUN)) {
+    if (++runs > MAX_RUNS) break;
+    const run = m[0];
+    // Not part of a longer token (`-` and `_` join base64url and identifiers); checked here, as a lookbehind at every position cost more.
+    if ((m.index > 0 && BASE64_CHAR.test(s[m.index - 1])) || BASE64_CHAR.test(s[m.index + run.length] ?? '')) continue;
+    // Hex (hashes, ids) and plain words are base64 characters too, but never a wrapper worth decoding.
+    if (/^[0-9a-f]+$/i.test(run) || /^[a-z]+$/.test(run) || /^[A-Z]+$/.test(run) || run.length % 4 === 1) continue;
+    // Words in CamelCase and paths of words (`src/lib/redact`) are base64 characters too.
+    if (/^[A-Z]?[a-z]+(?:[A-Z][a-z]+)*$/.test(run) || /^[A-Za-z0-9]{0,24}(?:\/[A-Za-z0-9]{1,24}){2,}\/?$/.test(run) && !/[+=]/.test(run)) continue;
+    const text = decodeBase64Text(run);
+    if (text === undefined || text.length < 6) continue;
+    let found = false;
+    const inner: Sink = (rule, value, group) => {
+      found = true;
+      sink(rule, value, group);
+    };
+    if (/^[\w.@+~-]{1,128}:[^\s"'{}]{3,256}$/.test(text) && /[A-Za-z]/.test(text)) {
+      // `user:password` (Docker `auth`, HTTP Basic): the password is a secret in its own right.
+      const pass = text.slice(text.indexOf(':') + 1);
+      if (!isPlaceholderValue(pass)) inner('password', pass);
+    }
+    scan(text, inner);
+    detectBase64(text, inner, scan, depth + 1);
+    if (found) sink('base64-secret', run);
+  }
+}
