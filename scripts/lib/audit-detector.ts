@@ -119,7 +119,7 @@ function passwordLike(v: string): boolean {
 }
 
 /** Names that contain a suspicious word and are still about something else. */
-const NOT_SUSPICIOUS = /tokeniz|passage|passeng|bypass|compass|author|keyboard|keyword|monkey|hockey|turkey|keyframe|sessions?_?id|session_?(?:start|end)|signal|signature_?(?:help|type)|design|assign|sign(?:ed|up|in|out)|sigma|sigterm|sigint|sigkill/i;
+const NOT_SUSPICIOUS = /tokeniz|passage|passeng|bypass|compass|author|keyboard|keyword|monkey|hockey|turkey|keyframe|sessions?_?id|session_?(?:start|end)|signal|signature_?(?:help|type)|design|assign|sign(?:ed|up|out)|sign_?in(?!g)|sigma|sigterm|sigint|sigkill/i;
 
 /** Finds values given to suspicious names that the entropy test calls secrets. */
 function assignmentSuspects(text: string, out: Suspect[]): void {

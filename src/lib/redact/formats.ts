@@ -14,7 +14,7 @@ function passwordArg(v: string | undefined): v is string {
 }
 
 /** `curl -u user:pass`, `curl --user 'user:pass'`, httpie `-a user:pass`. Group 2 is the password. */
-const USER_PASS_FLAG = /(?<![\w-])(?:-u[ \t]*|(?:--user|-a|--auth|--proxy-user|-U)(?:[ \t]+|[ \t]*=[ \t]*))(["']?)([^\s:'"@/<>]{1,128}):([^\s'"]{3,256})\1/g;
+const USER_PASS_FLAG = /(?<![\w-])(?:-u[ \t]*|(?:--user|-a|--auth|--proxy-user|-U)(?:[ \t]+|[ \t]*=[ \t]*))(["']?)([\w.@+-]{1,128}):([^\s'"]{3,256})\1/g;
 /** `mysql -uroot -pXXX`, `mysqldump -p'XXX'` (a password glued to `-p`). Group 2. */
 const MYSQL_P = /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlsh|mariadb(?:-dump|-admin)?)\b[^\n|;&]*?[ \t]-p(["']?)([^\s'"]{3,256})\1/g;
 /** `sshpass -p X`, `sshpass -pX`. */

@@ -115,7 +115,8 @@ const NOT_PASSWORDS = new Set([
 
 /** Placeholders written where a secret would be: kept as they are (they are not secrets, and showing them helps). */
 export function isPlaceholderValue(v: string): boolean {
-  if (/^\[REDACTED:[a-z0-9-]+(?:#\d+)?\]$/.test(v)) return true;
+  // A placeholder, also one that a GitHub export broke up (`#\u200b2`) or cut short.
+  if (v.includes('[REDACTED:') || /^\[?REDACTED\b/.test(v)) return true;
   if (/^(?:\$\{|\$\(|\{\{|<|%\(|%[A-Z_]+%$|\$[A-Za-z_]|#\{|@[A-Za-z_]+@$)/.test(v)) return true;
   if (/^(.)\1+$/.test(v) || /^x+$/i.test(v) || /^[*•.·_-]+$/.test(v) || /^(?:x{3,}|\*{3,})/i.test(v) || /(?:x{4,}|\*{4,}|\.{3}|…)$/i.test(v)) return true;
   if (/^(?:your|my|some|the|example|placeholder|changeme|redacted|dummy|fake|sample|insert|enter|put|replace|fill|todo|tbd|foo|bar|xxx)[_-]/i.test(v)) return true;

@@ -266,3 +266,54 @@ describe('placeholders', () => {
     expect((values[1] as { source: { data: string } }).source.data).toBe('L2hvbWUvem9yYndpY2s=/home/zorbwick');
   });
 });
+
+describe('the whole class of credentials (issue 25)', () => {
+  // Invented values, shaped like the real ones.
+  const cases: Array<[string, string, string]> = [
+    ['any name with secret in it', 'SECRET_KEY=q8Zr3vN1xLp0sW7e', 'q8Zr3vN1xLp0sW7e'],
+    ['a name with pass in it', 'DB_PASS=Hx7qpl2Wz', 'Hx7qpl2Wz'],
+    ['a key that is not an api key', 'ENCRYPTION_KEY=9f8e7d6c5b4a39281706f5e4d3c2b1a0', '9f8e7d6c5b4a39281706f5e4d3c2b1a0'],
+    ['YAML', 'JWT_SECRET_KEY: "aZ3kq9Lm0pQx7Rt2"', 'aZ3kq9Lm0pQx7Rt2'],
+    ['letters-only password', 'password: correcthorsebatterystaple', 'correcthorsebatterystaple'],
+    ['curl -u', 'curl -u admin:Tr0ub4dor3 https://x.qux.io', 'Tr0ub4dor3'],
+    ['mysql -p glued', 'mysql -uroot -pS3cr3tPw shop', 'S3cr3tPw'],
+    ['sshpass -p', 'sshpass -p Pa55w0rd ssh host', 'Pa55w0rd'],
+    ['--password=', 'tool --password=Zorb-81quix', 'Zorb-81quix'],
+    ['.netrc', 'machine api.qux.io login deploy password Zorb-81quix', 'Zorb-81quix'],
+    ['.pgpass', 'db.internal:5432:shop:app_rw:Zorb-81quix', 'Zorb-81quix'],
+    ['Azure AccountKey', 'AccountName=a;AccountKey=Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmE9PQ==;EndpointSuffix=x', 'Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmE9PQ=='],
+    ['SAS sig=', 'https://a.blob.core.windows.net/c/f?sv=2022-11-02&sp=r&sig=Zk9vYmFyQmF6cXV4%2BZm9v%3D', 'Zk9vYmFyQmF6cXV4%2BZm9v%3D'],
+    ['docker auth', '{"auths":{"r.qux.io":{"auth":"Y2k6U2VjcmV0LTEyMyFhYmNk"}}}', 'Y2k6U2VjcmV0LTEyMyFhYmNk'],
+    ['git extraheader basic', 'AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX2FiY2RlZg==', 'eC1hY2Nlc3MtdG9rZW46Z2hzX2FiY2RlZg=='],
+    ['lower-case authorization: token', 'authorization: token 0123456789abcdef0123456789abcdef01234567', '0123456789abcdef0123456789abcdef01234567'],
+    ['Okta SSWS', 'Authorization: SSWS 00aBcD3fGhIjKlMnOpQrStUvWxYz0123456789AbCd', '00aBcD3fGhIjKlMnOpQrStUvWxYz0123456789AbCd'],
+    ['query ?access_token=', 'https://api.qux.io/v1?access_token=abcDEF123456ghiJKL', 'abcDEF123456ghiJKL'],
+    ['AGE secret key', `AGE-SECRET-KEY-1${'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L'.repeat(2).slice(0, 58)}`, `AGE-SECRET-KEY-1${'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L'.repeat(2).slice(0, 58)}`],
+    ['Telegram bot token', 'bot 1234567890:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0 ok', '1234567890:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0'],
+    ['Mailgun', 'api key-3af6c0d2e1b4a5968778695a4b3c2d1e ok', 'key-3af6c0d2e1b4a5968778695a4b3c2d1e'],
+    ['Postman', 'PMAK-0123456789abcdef01234567-0123456789abcdef0123456789abcdef01', 'PMAK-0123456789abcdef01234567-0123456789abcdef0123456789abcdef01'],
+  ];
+  for (const [kind, text, secret] of cases) {
+    it(`${kind}: redacted whole`, async () => {
+      const { out, report } = await redact(text);
+      expect(out, kind).not.toContain(secret);
+      expect(out, kind).toMatch(/\[REDACTED:[a-z0-9-]+\]/);
+      expect(report.total, kind).toBeGreaterThan(0);
+    });
+  }
+
+  it('near misses stay: a placeholder a GitHub export broke up, a grammar that reads like curl -u, a date before colons', async () => {
+    const keep = [
+      'https://api.qux.io/v1/export?access_token=[REDACTED:github-token#\u200b2] (expired)',
+      'n(?:-unique|ot)|o(?:pen|therwise|ver)|p(?:ivot|rofile)',
+      'archive.zip<TAB>sha1<TAB>2024-12-01T09:00:00',
+      'docker run -p 8080:80 -u 1000:1000 node',
+      'mkdir -p build && ssh -p 2222 host',
+    ];
+    for (const text of keep) {
+      const { out, report } = await redact(text);
+      expect(out, text).toBe(text);
+      expect(report.total, text).toBe(0);
+    }
+  });
+});
