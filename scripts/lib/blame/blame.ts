@@ -15,7 +15,7 @@ import { repoPathOf, sessionEvents, sessionRoots, type CallRef, type FileOp, typ
 import { isGenerated, isLockfile } from './classify.js';
 import { parseAddedLines, parseBinaryPaths, parseNameStatus, type ChangedFile } from './diff.js';
 import { commitTimes, diffOutputs, generatedByAttributes, mergeBase, readBlobs, resolveCommit } from './git.js';
-import { matchLines } from './match.js';
+import { matchLines, notebookSourceLine } from './match.js';
 import { replayFile, splitLines, type Claim, type FileReplay } from './replay.js';
 
 /** A session given to blame: its model (redacted) and where its page is. */
@@ -123,6 +123,23 @@ export async function pullRequestSpan(repo: string, from: string, to: string): P
   return { start: t.first - 7 * 86_400_000, end: t.last + 86_400_000 };
 }
 
+/**
+ * A notebook's added cell is JSON around its source lines (`{`, `"cell_type": "code",`, `]`):
+ * in a run of added lines whose source lines are all one call's, the lines around them are that call's too.
+ */
+export function claimNotebookStructure(added: Array<{ line: number; text: string }>, claims: Map<number, Claim | undefined>): void {
+  const isSource = (t: string) => notebookSourceLine(t) !== t;
+  for (let i = 0; i < added.length; ) {
+    let j = i;
+    while (j + 1 < added.length && added[j + 1].line === added[j].line + 1) j++;
+    const run = added.slice(i, j + 1);
+    const owners = new Set(run.filter((a) => isSource(a.text)).map((a) => claims.get(a.line)));
+    const [owner] = owners;
+    if (owners.size === 1 && owner) for (const a of run) if (!isSource(a.text) && !claims.get(a.line)) claims.set(a.line, owner);
+    i = j + 1;
+  }
+}
+
 /** Whether any of a session's edits touches a changed file within the span. */
 export function touchesWithin(session: Session, changed: ReadonlySet<string>, span: { start: number; end: number }, pageSize: number): boolean {
   const roots = sessionRoots(session);
@@ -213,6 +230,7 @@ export async function blame(options: BlameOptions, sessions: BlameSessionInput[]
     }
     const headText = headOf.get(f.path) ?? '';
     const claims = replays.length ? matchLines({ head: splitLines(headText), added: added.map((a) => a.line), replays, notebook: f.path.endsWith('.ipynb') }) : new Map<number, Claim | undefined>();
+    if (f.path.endsWith('.ipynb')) claimNotebookStructure(added, claims);
     file.lines = added.map((a) => ({ line: a.line, text: a.text, author: authorOf(claims.get(a.line)) }));
   }
 
