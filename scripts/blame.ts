@@ -98,7 +98,8 @@ export async function main(argv: string[], deps: BlameDeps = {}): Promise<number
     }
   }
   try {
-    const diff = await pullRequestDiff(repo, values.base, values.head ?? 'HEAD', positionals);
+    // The whole diff: the pull request's session files name its sessions even when FILE… leaves them out.
+    const diff = await pullRequestDiff(repo, values.base, values.head ?? 'HEAD');
     // The repository's own sessions folders: the configured source, and capture's `.claude-sessions/`.
     const folders = [...new Set([config.sourceDir, join(repo, '.claude-sessions')])].filter((d) => existsSync(d));
     const sessions: BlameSessionInput[] = [];

@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../scripts/blame.js';
 import type { BlameReport } from '../../scripts/lib/blame/blame.js';
-import { gitIn } from '../helpers/blame-fixture.js';
+import { gitIn, SessionRecorder } from '../helpers/blame-fixture.js';
 import { buildScenario, SECRET, type Scenario } from '../helpers/blame-scenario.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'sessionpress-blame-'));
@@ -75,5 +75,100 @@ describe('sessionpress blame', () => {
     const r = await run(['--repo', squash.repo, '--base', 'main', '--head', 'rebased', '--format', 'json']);
     expect(r.code, r.err).toBe(0);
     checkAll(JSON.parse(r.out) as BlameReport, squash);
+  });
+
+  it('reads the text format like git blame: the prompt and a short call id in the gutter, the calls below', async () => {
+    gitIn(squash.repo, ['checkout', '-q', 'squashed']);
+    const r = await run(['--repo', squash.repo, '--base', 'base-old', '--head', 'squashed', 'src/retry.py']);
+    expect(r.code, r.err).toBe(0);
+    const lines = r.out.split('\n');
+    const short = squash.calls.S1.slice('toolu_01'.length, 'toolu_01'.length + 8);
+    expect(lines).toContain(`  p2   ${short} 10)     """Call fn until it succeeds."""`);
+    expect(lines).toContain('  person         1) # Reviewed by a person.');
+    expect(r.out).toMatch(new RegExp(`${short} prompt 2 · Edit · subagent Explore "Make the retry loop back off"`));
+    expect(r.out).toContain(`/#t-${squash.calls.S1}`);
+    // Only the file asked for.
+    expect(r.out).not.toContain('src/config.py');
+  });
+
+  it('without originalFile (an imported copy) still attributes every line a tool wrote; what a command did unseen is unknown', async () => {
+    const s = buildScenario(join(tmp, 'no-original'), { committed: true, keepOriginal: false });
+    gitIn(s.repo, ['checkout', '-q', 'squashed']);
+    const report = JSON.parse((await run(['--repo', s.repo, '--base', 'base-old', '--head', 'squashed', '--format', 'json'])).out) as BlameReport;
+    for (const [path, expected] of Object.entries(s.expected)) {
+      // The sed ran between two edits and nothing read the file whole in between: its line is not known.
+      const want = expected.map(([t, by]) => [t.includes(SECRET) ? 'API_KEY' : t, by === 'B1' ? 'person' : by]);
+      expect(authors(report, s, path).map(([t, by]) => [t.includes('[REDACTED') ? 'API_KEY' : t, by]), path).toEqual(want);
+    }
+  });
+});
+
+describe('sessionpress blame --format agent-trace, recorded on another machine under another path', () => {
+  let s: Scenario;
+  let trace: any;
+  beforeAll(async () => {
+    s = buildScenario(join(tmp, 'elsewhere'), { cwd: '/Users/grace/code/retry-lib' });
+    const sessions = join(tmp, 'elsewhere', 'sessions');
+    // Decoys: another project's file of the same name in the span, and this project's session long before it.
+    const other = new SessionRecorder({ repo: join(tmp, 'elsewhere', 'scratch'), cwd: '/Users/grace/code/other-app', sessionId: '0c1d2e3f-0000-4000-8000-000000000001', start: '2026-01-10T10:00:00Z' });
+    other.prompt('Make a config');
+    other.write('src/config.py', 'RETRIES = 5\nprint("other app")\nNAME = "other"\nVERSION = 2\n');
+    other.save(sessions);
+    const old = new SessionRecorder({ repo: join(tmp, 'elsewhere', 'scratch'), cwd: '/Users/grace/code/retry-lib', sessionId: '0c1d2e3f-0000-4000-8000-000000000002', start: '2025-06-01T10:00:00Z' });
+    old.prompt('An old idea');
+    old.write('src/retry.py', '# Reviewed by a person.\n');
+    old.save(sessions);
+    gitIn(s.repo, ['checkout', '-q', 'squashed']);
+    const cwd = join(tmp, 'elsewhere', 'site');
+    rmSync(cwd, { recursive: true, force: true });
+    mkdirSync(cwd, { recursive: true });
+    writeFileSync(join(cwd, 'sessionpress.config.json'), JSON.stringify({ site: 'https://example.github.io', base: '/demo' }));
+    const r = await run(['--repo', s.repo, '--base', 'base-old', '--head', 'squashed', '--source', sessions, '--format', 'agent-trace'], cwd);
+    expect(r.code, r.err).toBe(0);
+    trace = JSON.parse(r.out);
+  });
+
+  it('is an Agent Trace 0.1 record of the head', () => {
+    expect(trace.version).toBe('0.1');
+    expect(trace.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(trace.vcs).toEqual({ type: 'git', revision: gitIn(s.repo, ['rev-parse', 'squashed']).trim() });
+    expect(trace.tool.name).toBe('sessionpress');
+    expect(trace.metadata['dev.sessionpress'].sessions.map((x: { id: string }) => x.id)).toEqual([s.sessionId]);
+  });
+
+  it('attributes every line a tool call wrote to that call, and claims no line a person wrote', () => {
+    const head = (path: string) => gitIn(s.repo, ['show', `squashed:${path}`]).split('\n');
+    for (const [path, expected] of Object.entries(s.expected)) {
+      const file = trace.files.find((f: { path: string }) => f.path === path);
+      expect(file, path).toBeDefined();
+      const lines = head(path);
+      const byLine = new Map<number, { url?: string; type: string; model?: string }>();
+      for (const c of file.conversations) {
+        for (const r of c.ranges) {
+          expect(r.content_hash).toMatch(/^sha256:[0-9a-f]{16}$/);
+          for (let n = r.start_line; n <= r.end_line; n++) {
+            expect(byLine.has(n), `${path}:${n} in two ranges`).toBe(false);
+            byLine.set(n, { url: c.url, type: c.contributor.type, model: c.contributor.model_id });
+          }
+        }
+      }
+      for (const [text, by] of expected) {
+        const n = [...byLine.keys()].find((k) => lines[k - 1] === text && !(by === 'person') === (byLine.get(k)!.type === 'ai')) ?? [...byLine.keys()].find((k) => lines[k - 1] === text);
+        expect(n, `${path}: ${text}`).toBeDefined();
+        const got = byLine.get(n!)!;
+        if (by === 'person') expect(got, `${path}: ${text}`).toEqual({ url: undefined, type: 'unknown', model: undefined });
+        else {
+          expect(got.type, `${path}: ${text}`).toBe('ai');
+          expect(got.model).toBe('anthropic/claude-opus-4-5');
+          expect(got.url, `${path}: ${text}`).toMatch(new RegExp(`^https://example\\.github\\.io/demo/sessions/[^#]+/#t-${s.calls[by]}$`));
+        }
+      }
+    }
+  });
+
+  it('names the files it only lists', () => {
+    const listed = trace.metadata['dev.sessionpress'].not_attributed.map((x: { path: string; reason: string }) => `${x.reason}:${x.path}`);
+    expect(listed).toEqual(expect.arrayContaining(['binary:logo.png', 'lockfile:package-lock.json', 'renamed:docs/new.md', 'generated:dist/bundle.min.js']));
+    expect(trace.files.map((f: { path: string }) => f.path)).not.toContain('logo.png');
   });
 });

@@ -15,7 +15,7 @@ import { repoPathOf, sessionEvents, sessionRoots, type CallRef, type FileOp, typ
 import { isGenerated, isLockfile } from './classify.js';
 import { parseAddedLines, parseBinaryPaths, parseNameStatus, type ChangedFile } from './diff.js';
 import { commitTimes, diffOutputs, generatedByAttributes, mergeBase, readBlobs, resolveCommit } from './git.js';
-import { matchLines, notebookSourceLine } from './match.js';
+import { matchLines, normalizeLine, notebookSourceLine } from './match.js';
 import { replayFile, splitLines, type Claim, type FileReplay } from './replay.js';
 
 /** A session given to blame: its model (redacted) and where its page is. */
@@ -123,6 +123,14 @@ export async function pullRequestSpan(repo: string, from: string, to: string): P
   return { start: t.first - 7 * 86_400_000, end: t.last + 86_400_000 };
 }
 
+/** Whether at least half the lines a replay attributes are in the head (a redacted line counts as found). */
+function fits(replay: FileReplay, head: ReadonlySet<string>): boolean {
+  const written = [...(replay.lines ?? []), ...replay.loose].filter((l) => l.by).map((l) => normalizeLine(l.text));
+  if (!written.length) return false;
+  const found = written.filter((t) => head.has(t) || t.includes('[REDACTED:')).length;
+  return found * 2 >= written.length;
+}
+
 /**
  * A notebook's added cell is JSON around its source lines (`{`, `"cell_type": "code",`, `]`):
  * in a run of added lines whose source lines are all one call's, the lines around them are that call's too.
@@ -158,7 +166,9 @@ export function touchesWithin(session: Session, changed: ReadonlySet<string>, sp
  * they stand for).
  */
 export async function blame(options: BlameOptions, sessions: BlameSessionInput[], given?: PullRequestDiff): Promise<BlameReport> {
-  const diff = given ?? (await pullRequestDiff(options.repo, options.base, options.head, options.paths));
+  const whole = given ?? (await pullRequestDiff(options.repo, options.base, options.head));
+  const wanted = (options.paths ?? []).map((p) => p.replace(/^\.\//, '').replace(/\/+$/, ''));
+  const diff = wanted.length ? { ...whole, files: whole.files.filter((f) => wanted.some((w) => f.path === w || f.path.startsWith(`${w}/`))) } : whole;
   const folders = (options.sessionFolders ?? []).map((f) => resolve(f));
   const inSessionFolder = (p: string) => folders.some((f) => resolve(options.repo, p).startsWith(`${f}/`));
   const textFiles = diff.files.filter((f) => (f.status === 'added' || f.status === 'modified' || f.status === 'copied' || f.status === 'type-changed') && !diff.binary.has(f.path) && !isLockfile(f.path) && !inSessionFolder(f.path));
@@ -224,11 +234,16 @@ export async function blame(options: BlameOptions, sessions: BlameSessionInput[]
     const file: BlameFile = { path: f.path, ...(f.oldPath ? { oldPath: f.oldPath } : {}), status: f.status, kind, added: added.length, lines: [] };
     files.push(file);
     if (kind !== 'text' || !added.length) continue;
+    const headText = headOf.get(f.path) ?? '';
+    const headSet = new Set(splitLines(headText).map((l) => normalizeLine(f.path.endsWith('.ipynb') ? notebookSourceLine(l) : l)));
     const replays: FileReplay[] = [];
     for (const [index, list] of perFile.get(f.path) ?? []) {
-      replays.push(replayFile(list, { session: index, initial: baseOf.get(f.path), rankOf: (e) => rank.get(e) ?? 0, commandTouches: (c) => commandTouches(c, f.path) }));
+      const replay = replayFile(list, { session: index, initial: baseOf.get(f.path), rankOf: (e) => rank.get(e) ?? 0, commandTouches: (c) => commandTouches(c, f.path) });
+      // A session found only by its edits' paths may be another project's file of the same name: it counts
+      // for this file only when most of what it wrote is in the head.
+      if (sessions[index].reasons.every((r) => r === 'source') && !fits(replay, headSet)) continue;
+      replays.push(replay);
     }
-    const headText = headOf.get(f.path) ?? '';
     const claims = replays.length ? matchLines({ head: splitLines(headText), added: added.map((a) => a.line), replays, notebook: f.path.endsWith('.ipynb') }) : new Map<number, Claim | undefined>();
     if (f.path.endsWith('.ipynb')) claimNotebookStructure(added, claims);
     file.lines = added.map((a) => ({ line: a.line, text: a.text, author: authorOf(claims.get(a.line)) }));
@@ -248,11 +263,16 @@ export async function blame(options: BlameOptions, sessions: BlameSessionInput[]
     const old = paths[p++];
     if (f.oldPath !== undefined) f.oldPath = old;
   }
+  // A session found only by its edits' paths is named when it wrote a line; the pull request's own always are.
+  const claimed = new Set(files.flatMap((f) => f.lines.map((l) => (l.author.type === 'person' ? -1 : l.author.session))));
+  const kept = sessions.map((s, i) => i).filter((i) => claimed.has(i) || !sessions[i].reasons.every((r) => r === 'source'));
+  const renumber = new Map(kept.map((old, i) => [old, i]));
+  for (const f of files) for (const l of f.lines) if (l.author.type !== 'person') l.author.session = renumber.get(l.author.session)!;
   return {
     base: diff.base,
     head: diff.head,
     mergeBase: diff.mergeBase,
-    sessions: sessions.map((s, i) => ({ id: s.session.sessionId, title: s.session.title, projectName: s.session.facts.projectName, url: links[i].page, reasons: s.reasons })),
+    sessions: kept.map((i) => ({ id: sessions[i].session.sessionId, title: sessions[i].session.title, projectName: sessions[i].session.facts.projectName, url: links[i].page, reasons: sessions[i].reasons })),
     files,
     rawLine: (path, line) => raw.get(path)?.get(line),
   };
