@@ -134,6 +134,10 @@ export class SessionRecorder {
     put(this.o.repo, path, `${JSON.stringify(nb, null, 1)}\n`);
     return this.call('NotebookEdit', { notebook_path: this.abs(path), new_source: source, cell_type: 'code', edit_mode: 'insert' }, { new_source: source, cell_type: 'code', language: 'python', edit_mode: 'insert', error: '' });
   }
+  /** A `pr-link` line: the session opened pull request `number` (a metadata line, no uuid). */
+  prLink(number: number, repository: string): void {
+    this.main.lines.push({ type: 'pr-link', sessionId: this.o.sessionId, prNumber: number, prUrl: `https://github.com/${repository}/pull/${number}`, prRepository: repository, timestamp: this.tick() });
+  }
   /** A Read of the whole file, as the Read tool records it. */
   read(path: string): Recorded {
     const content = read(this.o.repo, path);

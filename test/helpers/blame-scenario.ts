@@ -71,6 +71,7 @@ export function buildScenario(dir: string, options: { cwd?: string; committed?: 
   c.B2 = rec.bash('npx prettier --write web/app.js', () => put(repo, 'web/app.js', 'const greeting = "hi";\nconsole.log(greeting);\n')).id;
   rec.read('web/app.js');
   c.N1 = rec.notebookInsert('notes.ipynb', 'import retry\nretry.retry(print)').id;
+  rec.prLink(7, 'acme/shop');
   let sessionsDir: string | undefined;
   if (options.committed) rec.save(join(repo, '.claude-sessions'));
   else sessionsDir = rec.save(join(dir, 'sessions')) && join(dir, 'sessions');

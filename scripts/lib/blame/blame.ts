@@ -25,6 +25,8 @@ export interface BlameSessionInput {
   projectFolder: string;
   /** Why it is blamed: it belongs to the pull request (pr-link, its files), or it came from `--source`. */
   reasons: Array<'pr-link' | 'files' | 'source'>;
+  /** Its page's slug, when the caller knows it (a built site's entry); else made from the project folder. */
+  slug?: string;
 }
 
 /** A session as the report names it. */
@@ -214,7 +216,7 @@ export async function blame(options: BlameOptions, sessions: BlameSessionInput[]
   const rank = new Map(all.map((x, i) => [x.event, i]));
 
   const links = sessions.map((s) => {
-    const slug = sessionEntryId(projectSlugOf(s.projectFolder), s.session.sessionId);
+    const slug = s.slug ?? sessionEntryId(projectSlugOf(s.projectFolder), s.session.sessionId);
     const base = pagesBase(options.links.base, options.links.prefix);
     return { page: absoluteUrl(sessionUrl(base, slug), options.links.site), call: (c: CallRef) => absoluteUrl(sessionUrl(base, slug, { page: c.page, tool: c.id }), options.links.site) };
   });

@@ -37,7 +37,10 @@ export function blameSummaryMarkdown(report: BlameReport): string {
     byTools += f.lines.filter((l) => l.author.type !== 'person').length;
   }
   if (total) lines.push(`${formatCount(byTools)} of ${countOf(total, 'added line')} were written by tool calls or commands of the sessions below (\`sessionpress blame\`); the rest by a person or unknown.`, '');
-  for (const f of files.slice(0, MAX_FILES)) {
+  // The pull request's own session files are one line, not one each.
+  const sessionFiles = files.filter((f) => f.kind === 'session').length;
+  const listed = files.filter((f) => f.kind !== 'session');
+  for (const f of listed.slice(0, MAX_FILES)) {
     const path = inlineCode(f.path);
     if (f.kind !== 'text') {
       lines.push(`- ${path}: ${fileKindText(f.kind)}`);
@@ -64,6 +67,7 @@ export function blameSummaryMarkdown(report: BlameReport): string {
     const lead = first ? first.replace(/^(\S+) by/, `$1 of ${countOf(f.lines.length, 'added line')} by`) : '';
     lines.push(`- ${path}: ${[lead, ...others].join(', ')}`);
   }
-  if (files.length > MAX_FILES) lines.push(`- _…and ${countOf(files.length - MAX_FILES, 'more file')}._`);
+  if (listed.length > MAX_FILES) lines.push(`- _…and ${countOf(listed.length - MAX_FILES, 'more file')}._`);
+  if (sessionFiles) lines.push(`- ${countOf(sessionFiles, 'session file')} of this pull request, not blamed`);
   return `${lines.join('\n')}\n`;
 }
