@@ -74,7 +74,7 @@ describe('the pull request page with the repository', () => {
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           expect(overflow, `${width} ${theme}`).toBeLessThanOrEqual(0);
           expect(await seriousA11yViolations(page, '[data-blame]'), `${width} ${theme}`).toEqual([]);
-          await page.screenshot({ path: join(process.env.BLAME_SHOTS ?? shots, `pr-page-${width}-${theme}.png`), fullPage: true });
+          await page.screenshot({ path: join(process.env.BLAME_SHOTS ?? shots, `pr-blame-${width}-${theme}.png`), fullPage: true });
           await page.close();
         }
       }
