@@ -102,10 +102,19 @@ export interface BlameOptions {
 /** Commands that rewrite files they are not told the names of: formatters and fixers. */
 const FORMATTER = /\b(?:prettier|black|ruff|gofmt|goimports|rustfmt|cargo\s+fmt|clang-format|eslint\b[^\n]*--fix|biome|dprint|autopep8|isort|yapf|shfmt|stylua|mix\s+format|dotnet\s+format|terraform\s+fmt|(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:format|fmt|lint:fix|fix))\b/;
 
-/** Whether a Bash command could have changed a file: it names the file, or it is a formatter. */
+/** File names a command line gives (a word with an extension), to tell a formatter run on one file from one run on a folder. */
+const FILE_ARG = /(?:^|[\s'"=/])([\w.-]+\.[A-Za-z][\w]{0,7})(?=$|[\s'";|&)])/g;
+
+/**
+ * Whether a Bash command could have changed a file: it names the file, or it
+ * is a formatter that names no other file (run on a folder, or on everything).
+ */
 export function commandTouches(command: string, path: string): boolean {
   const name = path.slice(path.lastIndexOf('/') + 1);
-  return (name.length > 0 && command.includes(name)) || FORMATTER.test(command);
+  if (name.length > 0 && command.includes(name)) return true;
+  if (!FORMATTER.test(command)) return false;
+  const files = [...command.matchAll(FILE_ARG)].map((m) => m[1]).filter((f) => !/^(?:package|tsconfig|pyproject|setup|\.prettierrc|biome)\.\w+$/.test(f));
+  return files.length === 0;
 }
 
 /** The pull request's diff: its commits, changed files, binary files and added lines. */

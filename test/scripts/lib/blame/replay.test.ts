@@ -64,3 +64,14 @@ describe('replayFile', () => {
     expect(who(r.loose)).toEqual(['e:new', 'e:more']);
   });
 });
+
+describe('commandTouches', () => {
+  it('takes a command that names the file, or a formatter run on a folder, not a formatter run on another file', async () => {
+    const { commandTouches } = await import('../../../../scripts/lib/blame/blame.js');
+    expect(commandTouches("sed -i 's/a/b/' src/config.py", 'src/config.py')).toBe(true);
+    expect(commandTouches('npx prettier --write src', 'src/a.ts')).toBe(true);
+    expect(commandTouches('black .', 'src/a.py')).toBe(true);
+    expect(commandTouches('npx prettier --write web/app.js', 'src/config.py')).toBe(false);
+    expect(commandTouches('npm test', 'src/a.ts')).toBe(false);
+  });
+});
