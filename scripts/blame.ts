@@ -101,7 +101,8 @@ export async function main(argv: string[], deps: BlameDeps = {}): Promise<number
     // The whole diff: the pull request's session files name its sessions even when FILE… leaves them out.
     const diff = await pullRequestDiff(repo, values.base, values.head ?? 'HEAD');
     // The repository's own sessions folders: the configured source, and capture's `.claude-sessions/`.
-    const folders = [...new Set([config.sourceDir, join(repo, '.claude-sessions')])].filter((d) => existsSync(d));
+    // The configured source (relative to the current folder, and to the repository: blame may run from elsewhere).
+    const folders = [...new Set([config.sourceDir, resolve(repo, config.source), join(repo, '.claude-sessions')])].filter((d) => existsSync(d));
     const sessions: BlameSessionInput[] = [];
     for (const dir of folders) {
       for (const s of await pullRequestSessions({ sessionsDir: dir, repo, files: diff.files, pr, redaction: config.redaction })) {

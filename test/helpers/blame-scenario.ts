@@ -30,7 +30,7 @@ export interface Scenario {
  * machine's path, say); `committed` puts the session in the repository's
  * `.claude-sessions/` (as capture does), else in `dir/sessions`.
  */
-export function buildScenario(dir: string, options: { cwd?: string; committed?: boolean; keepOriginal?: boolean } = {}): Scenario {
+export function buildScenario(dir: string, options: { cwd?: string; committed?: boolean; keepOriginal?: boolean; start?: string } = {}): Scenario {
   rmSync(dir, { recursive: true, force: true });
   const repo = join(dir, 'repo');
   initRepo(
@@ -48,7 +48,7 @@ export function buildScenario(dir: string, options: { cwd?: string; committed?: 
   );
   gitIn(repo, ['checkout', '-q', '-b', 'feature']);
   const sessionId = '7d3c1f0e-5b7a-4c2e-9a51-0b6f4d2c8e13';
-  const rec = new SessionRecorder({ repo, cwd: options.cwd ?? repo, sessionId, start: '2026-01-10T09:00:00Z' });
+  const rec = new SessionRecorder({ repo, cwd: options.cwd ?? repo, sessionId, start: options.start ?? '2026-01-10T09:00:00Z' });
   rec.keepOriginal = options.keepOriginal ?? true;
   const c: Record<string, string> = {};
   rec.prompt('Add a retry helper and a config module');

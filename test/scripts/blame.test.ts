@@ -172,3 +172,15 @@ describe('sessionpress blame --format agent-trace, recorded on another machine u
     expect(trace.files.map((f: { path: string }) => f.path)).not.toContain('logo.png');
   });
 });
+
+describe('sessionpress blame --source, with commits dated apart from the sessions', () => {
+  it('takes the sessions that touch the files when none falls within the pull request\'s time span', async () => {
+    const s = buildScenario(join(tmp, 'dated-apart'), { cwd: '/home/lin/projects/retry', start: '2024-03-01T09:00:00Z' });
+    gitIn(s.repo, ['checkout', '-q', 'squashed']);
+    const r = await run(['--repo', s.repo, '--base', 'base-old', '--head', 'squashed', '--source', s.sessionsDir!, '--format', 'json']);
+    expect(r.code, r.err).toBe(0);
+    const report = JSON.parse(r.out) as BlameReport;
+    expect(report.sessions.map((x) => x.id)).toEqual([s.sessionId]);
+    checkAll(report, s);
+  });
+});

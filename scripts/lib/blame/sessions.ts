@@ -39,18 +39,29 @@ export async function pullRequestSessions(options: { sessionsDir: string; repo: 
   return found.map((f) => ({ session: f.opened.result.session, projectFolder: f.opened.source.projectFolder, reasons: f.reasons }));
 }
 
-/** Sessions of other folders whose edits touch a changed file within the span, in each folder's order. */
+/**
+ * Sessions of other folders whose edits touch a changed file within the span,
+ * in each folder's order. When none does but some touch the files at another
+ * time (commits dated apart from the work: a history rewritten or made up
+ * later), those are taken: matching by content still decides every line.
+ */
 export async function sourceSessions(options: { dirs: string[]; changed: ReadonlySet<string>; span: { start: number; end: number }; redaction: Partial<RedactionOptions>; pageSize: number; skip: ReadonlySet<string> }): Promise<BlameSessionInput[]> {
-  const out: BlameSessionInput[] = [];
+  const within: BlameSessionInput[] = [];
+  const outside: BlameSessionInput[] = [];
+  const seen = new Set<string>();
+  const always = { start: Number.NEGATIVE_INFINITY, end: Number.POSITIVE_INFINITY };
   for (const dir of options.dirs) {
     const { layout, owners } = await sourceLayout(dir);
     const opened = await Promise.all(layout.sessions.filter((s) => !options.skip.has(s.sessionId)).map((source) => openSession(source, { root: dir, owners, redaction: options.redaction })));
     for (const o of opened) {
       if (!o.result.ok) continue;
       const session = o.result.session;
-      if (out.some((x) => x.session.sessionId === session.sessionId)) continue;
-      if (touchesWithin(session, options.changed, options.span, options.pageSize)) out.push({ session, projectFolder: o.source.projectFolder, reasons: ['source'] });
+      if (seen.has(session.sessionId)) continue;
+      seen.add(session.sessionId);
+      const input: BlameSessionInput = { session, projectFolder: o.source.projectFolder, reasons: ['source'] };
+      if (touchesWithin(session, options.changed, options.span, options.pageSize)) within.push(input);
+      else if (touchesWithin(session, options.changed, always, options.pageSize)) outside.push(input);
     }
   }
-  return out;
+  return within.length ? within : outside;
 }
