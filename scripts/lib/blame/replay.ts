@@ -203,14 +203,18 @@ export function replayFile(events: Array<{ event: SessionEvent; op?: FileOp }>, 
           // A command ran since the last edit and no snapshot says what it did: lines an edit finds changed are unknown.
           command = undefined;
         }
+        let unplaced = false;
         for (const e of op.edits) {
           const next = lines === null ? undefined : applyEdit(lines, e.oldString, e.newString, e.replaceAll, by);
           if (next) lines = next;
+          else if (op.patchAdded) unplaced = true;
           else {
             // The edit does not apply to the state as known (it was never known, or it drifted): its new lines are kept unplaced.
             for (const text of addedBy(e.oldString, e.newString)) loose.push({ text, by });
           }
         }
+        // The patch's `+` lines are whole lines, where an old_string/new_string may be part of one.
+        if (unplaced) for (const text of op.patchAdded!) loose.push({ text, by });
         break;
       }
     }

@@ -58,6 +58,12 @@ describe('replayFile', () => {
     expect(who(r.lines)).toEqual(['w:x=1', '-:person', 'w:y=2']);
   });
 
+  it('keeps the whole lines of the structuredPatch when an edit of part of a line cannot be placed', () => {
+    const r = replayFile([{ event: ev('e', 0), op: { op: 'edit' as const, path: 'a', edits: [{ oldString: '0.1', newString: '0.2', replaceAll: false }], patchAdded: ['    time.sleep(0.2)'] } }], options);
+    expect(r.lines).toBeNull();
+    expect(who(r.loose)).toEqual(['e:    time.sleep(0.2)']);
+  });
+
   it('keeps an edit that does not apply as unplaced lines, its own lines only', () => {
     const r = replayFile([{ event: ev('e', 0), op: { op: 'edit' as const, path: 'a', edits: [{ oldString: 'ctx\nold', newString: 'ctx\nnew\nmore', replaceAll: false }] } }], { ...options, initial: 'something else\n' });
     expect(who(r.lines)).toEqual(['-:something else']);
