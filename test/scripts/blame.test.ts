@@ -184,3 +184,26 @@ describe('sessionpress blame --source, with commits dated apart from the session
     checkAll(report, s);
   });
 });
+
+describe('sessionpress blame --pr', () => {
+  it('finds the sessions whose pr-link names the pull request in the sessions folder', async () => {
+    const s = buildScenario(join(tmp, 'pr-link'), { cwd: '/Users/grace/code/retry-lib' });
+    gitIn(s.repo, ['checkout', '-q', 'squashed']);
+    const blameWith = async (extra: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await main(['--repo', s.repo, '--base', 'base-old', '--head', 'squashed', '--format', 'json', ...extra], { out: (l) => out.push(l), err: (l) => err.push(l), cwd: tmp, env: { ...process.env, SESSIONPRESS_SOURCE: s.sessionsDir! } });
+      return { code, report: JSON.parse(out.join('\n')) as BlameReport, err: err.join('\n') };
+    };
+    for (const pr of ['7', 'acme/shop#7', 'https://github.com/acme/shop/pull/7']) {
+      const r = await blameWith(['--pr', pr]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.report.sessions.map((x) => x.id), pr).toEqual([s.sessionId]);
+      checkAll(r.report, s);
+    }
+    const other = await blameWith(['--pr', '8']);
+    expect(other.report.sessions).toEqual([]);
+    expect(other.err).toContain('No sessions');
+    expect(other.report.files.flatMap((f) => f.lines).every((l) => l.author.type === 'person')).toBe(true);
+  });
+});

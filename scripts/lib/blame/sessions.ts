@@ -32,7 +32,8 @@ export async function pullRequestSessions(options: { sessionsDir: string; repo: 
     owner: options.pr?.owner ?? '',
     repo: options.pr?.repo ?? '',
     number: options.pr?.number ?? 0,
-    htmlUrl: options.pr?.htmlUrl,
+    // A bare number is matched as `#N` (any repository's pull request of that number).
+    htmlUrl: options.pr?.htmlUrl ?? (options.pr && !options.pr.owner ? `#${options.pr.number}` : undefined),
     files: options.files.map((f) => ({ filename: f.path, status: PR_STATUS[f.status], ...(f.oldPath ? { previous_filename: f.oldPath } : {}) })),
     redaction: options.redaction,
   });
