@@ -91,6 +91,17 @@ describe('sessionpress blame', () => {
     expect(r.out).not.toContain('src/config.py');
   });
 
+  it('gives every Agent Trace conversation its call\'s permalink, site-relative without a site address', async () => {
+    gitIn(squash.repo, ['checkout', '-q', 'squashed']);
+    const r = await run(['--repo', squash.repo, '--base', 'base-old', '--head', 'squashed', '--format', 'agent-trace']);
+    const trace = JSON.parse(r.out);
+    const urls = trace.files.flatMap((f: { conversations: Array<{ url: string }> }) => f.conversations.map((c) => c.url));
+    expect(urls.length).toBeGreaterThanOrEqual(Object.keys(squash.calls).length - 2);
+    for (const u of urls) expect(u).toMatch(/^\/sessions\/[^#]+\/#t-toolu_01\w+$/);
+    expect(new Set(urls)).toEqual(new Set(['W1', 'W2', 'E1', 'E2', 'E3', 'E4', 'S1', 'T1', 'B1', 'E5', 'B2', 'N1'].map((k) => urls.find((u: string) => u.endsWith(`#t-${squash.calls[k]}`)))));
+    expect(trace.metadata['dev.sessionpress'].command_calls.sort()).toEqual([squash.calls.B1, squash.calls.B2].sort());
+  });
+
   it('without originalFile (an imported copy) still attributes every line a tool wrote; what a command did unseen is unknown', async () => {
     const s = buildScenario(join(tmp, 'no-original'), { committed: true, keepOriginal: false });
     gitIn(s.repo, ['checkout', '-q', 'squashed']);
@@ -152,12 +163,21 @@ describe('sessionpress blame --format agent-trace, recorded on another machine u
           }
         }
       }
+      // The head's added lines, in order, as the diff numbers them.
+      const unattributed = trace.metadata['dev.sessionpress'].unattributed.filter((u: { path: string }) => u.path === path).flatMap((u: { ranges: Array<{ start_line: number; end_line: number }> }) => u.ranges);
+      const personLines = new Set<number>(unattributed.flatMap((r: { start_line: number; end_line: number }) => Array.from({ length: r.end_line - r.start_line + 1 }, (_, i) => r.start_line + i)));
       for (const [text, by] of expected) {
-        const n = [...byLine.keys()].find((k) => lines[k - 1] === text && !(by === 'person') === (byLine.get(k)!.type === 'ai')) ?? [...byLine.keys()].find((k) => lines[k - 1] === text);
+        if (by === 'person') {
+          // No conversation claims it; the record lists it as unattributed.
+          const n = lines.findIndex((l, i) => l === text && !byLine.has(i + 1)) + 1;
+          expect(n, `${path}: ${text}`).toBeGreaterThan(0);
+          expect(personLines.has(n), `${path}: ${text}`).toBe(true);
+          continue;
+        }
+        const n = [...byLine.keys()].find((k) => lines[k - 1] === text && byLine.get(k)!.url?.endsWith(`#t-${s.calls[by]}`)) ?? [...byLine.keys()].find((k) => lines[k - 1] === text);
         expect(n, `${path}: ${text}`).toBeDefined();
         const got = byLine.get(n!)!;
-        if (by === 'person') expect(got, `${path}: ${text}`).toEqual({ url: undefined, type: 'unknown', model: undefined });
-        else {
+        {
           expect(got.type, `${path}: ${text}`).toBe('ai');
           expect(got.model).toBe('anthropic/claude-opus-4-5');
           expect(got.url, `${path}: ${text}`).toMatch(new RegExp(`^https://example\\.github\\.io/demo/sessions/[^#]+/#t-${s.calls[by]}$`));

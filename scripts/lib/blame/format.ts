@@ -91,17 +91,19 @@ export function contentHash(lines: string[]): string {
 }
 
 /**
- * One Agent Trace record (version 0.1): per file, one conversation per call
- * (its permalink as `url` when it is absolute, `contributor.type` `ai` with
- * the model), and the lines no call explains as a conversation of type
- * `unknown`. Ranges are runs of consecutive head lines; `content_hash` is
- * taken over the head's real lines (`rawLines`), so other tools can find them
- * again. Files only listed (binary, renamed, generated, lockfiles) are in
- * `metadata`.
+ * One Agent Trace record (version 0.1): per file, one conversation per call,
+ * with the call's permalink as `url` (absolute when `site` is set, else the
+ * site-relative path), `contributor.type` `ai` with the model, and `ranges`
+ * of consecutive head lines, each with a `content_hash` taken over the head's
+ * real lines (`rawLines`), so other tools can find them again. Lines no call
+ * explains are claimed by no conversation: they are listed in `metadata`, as
+ * are the files blame only lists (binary, renamed, generated, lockfiles) and
+ * which calls were commands.
  */
 export function formatAgentTrace(report: BlameReport, options: { version: string; rawLines?: (path: string, line: number) => string | undefined; now?: Date; id?: string }): Record<string, unknown> {
   const files: unknown[] = [];
-  const relative: Record<string, { tool_use_id: string; kind: 'tool' | 'command'; url: string }> = {};
+  const commands: string[] = [];
+  const unattributed: Array<{ path: string; ranges: Array<{ start_line: number; end_line: number }> }> = [];
   for (const f of report.files) {
     if (f.kind !== 'text' || !f.lines.length) continue;
     const groups = new Map<string, { author: Author; lines: number[] }>();
@@ -113,31 +115,25 @@ export function formatAgentTrace(report: BlameReport, options: { version: string
     }
     const conversations: unknown[] = [];
     for (const { author, lines } of groups.values()) {
-      const ranges: Array<{ start_line: number; end_line: number; content_hash?: string }> = [];
-      for (const n of lines) {
-        const last = ranges[ranges.length - 1];
-        if (last && last.end_line === n - 1) last.end_line = n;
-        else ranges.push({ start_line: n, end_line: n });
+      const ranges = runsOf(lines);
+      if (author.type === 'person') {
+        unattributed.push({ path: f.path, ranges });
+        continue;
       }
-      for (const r of ranges) {
+      for (const r of ranges as Array<{ start_line: number; end_line: number; content_hash?: string }>) {
         const text: string[] = [];
         for (let n = r.start_line; n <= r.end_line; n++) text.push(options.rawLines?.(f.path, n) ?? f.lines.find((l) => l.line === n)?.text ?? '');
         r.content_hash = contentHash(text);
       }
-      if (author.type === 'person') {
-        conversations.push({ contributor: { type: 'unknown' }, ranges });
-        continue;
-      }
-      const absolute = /^https?:\/\//.test(author.url);
-      if (!absolute) relative[author.call.id] = { tool_use_id: author.call.id, kind: author.type, url: author.url };
+      if (author.type === 'command') commands.push(author.call.id);
       conversations.push({
-        ...(absolute ? { url: author.url } : {}),
+        url: author.url,
         contributor: { type: 'ai', ...(author.call.model ? { model_id: modelId(author.call.model) } : {}) },
         ranges,
-        ...(absolute ? { related: [{ type: 'session', url: report.sessions[author.session].url }] } : {}),
+        related: [{ type: 'session', url: report.sessions[author.session].url }],
       });
     }
-    files.push({ path: f.path, conversations });
+    if (conversations.length) files.push({ path: f.path, conversations });
   }
   const listed = report.files.filter((f) => f.kind !== 'text').map((f) => ({ path: f.path, reason: f.kind }));
   return {
@@ -152,11 +148,23 @@ export function formatAgentTrace(report: BlameReport, options: { version: string
         base: report.base,
         merge_base: report.mergeBase,
         sessions: report.sessions.map((s) => ({ id: s.id, url: s.url })),
-        ...(Object.keys(relative).length ? { calls: Object.values(relative) } : {}),
+        ...(commands.length ? { command_calls: [...new Set(commands)] } : {}),
+        ...(unattributed.length ? { unattributed } : {}),
         ...(listed.length ? { not_attributed: listed } : {}),
       },
     },
   };
+}
+
+/** Runs of consecutive line numbers as ranges. */
+function runsOf(lines: number[]): Array<{ start_line: number; end_line: number }> {
+  const ranges: Array<{ start_line: number; end_line: number }> = [];
+  for (const n of lines) {
+    const last = ranges[ranges.length - 1];
+    if (last && last.end_line === n - 1) last.end_line = n;
+    else ranges.push({ start_line: n, end_line: n });
+  }
+  return ranges;
 }
 
 /** A model id in the models.dev form Agent Trace asks for: `anthropic/claude-…` unless it names its provider. */
