@@ -115,7 +115,8 @@ export async function main(argv: string[], deps: BlameDeps = {}): Promise<number
       sessions.push(...(await sourceSessions({ dirs: sources, changed, span, redaction: config.redaction, pageSize: config.pageSize, skip: new Set(sessions.map((s) => s.session.sessionId)) })));
     }
     const report = await blame(
-      { repo, base: values.base, head: values.head ?? 'HEAD', paths: positionals, links: { site: config.site, base: config.base, prefix: config.prefix, pageSize: config.pageSize }, redaction: config.redaction, sessionFolders: folders },
+      // Session files in the pull request (its sessions folders, a --source inside the repository) are listed, not blamed.
+      { repo, base: values.base, head: values.head ?? 'HEAD', paths: positionals, links: { site: config.site, base: config.base, prefix: config.prefix, pageSize: config.pageSize }, redaction: config.redaction, sessionFolders: [...folders, ...sources] },
       sessions,
       diff,
     );
