@@ -85,6 +85,8 @@ export class SessionRecorder {
   private current: Stream;
   /** Keep `originalFile` in Edit results (Claude Code writes it; an imported copy may not). */
   keepOriginal = true;
+  /** Keep `structuredPatch` in Edit results. */
+  keepPatch = true;
   constructor(readonly o: Options) {
     this.time = Date.parse(o.start);
     this.main = new Stream(this);
@@ -122,7 +124,10 @@ export class SessionRecorder {
     if (!before.includes(oldString)) throw new Error(`fixture: ${path} has no ${JSON.stringify(oldString)}`);
     const after = replaceAll ? before.split(oldString).join(newString) : before.replace(oldString, () => newString);
     put(this.o.repo, path, after);
-    const result: Record<string, unknown> = { filePath: this.abs(path), oldString, newString, replaceAll, userModified: false, structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: newString.split('\n').map((l) => `+${l}`) }] };
+    // The patch's `+` lines are whole lines, as Claude Code writes them: the lines of the new file the old one lacks.
+    const had = new Set(before.split('\n'));
+    const result: Record<string, unknown> = { filePath: this.abs(path), oldString, newString, replaceAll, userModified: false };
+    if (this.keepPatch) result.structuredPatch = [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: after.split('\n').filter((l) => !had.has(l)).map((l) => `+${l}`) }];
     if (this.keepOriginal) result.originalFile = before;
     return this.call('Edit', { file_path: this.abs(path), old_string: oldString, new_string: newString, ...(replaceAll ? { replace_all: true } : {}) }, result);
   }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../scripts/blame.js';
 import type { BlameReport } from '../../scripts/lib/blame/blame.js';
-import { gitIn, SessionRecorder } from '../helpers/blame-fixture.js';
+import { gitIn, initRepo, SessionRecorder } from '../helpers/blame-fixture.js';
 import { buildScenario, SECRET, type Scenario } from '../helpers/blame-scenario.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'sessionpress-blame-'));
@@ -225,5 +225,37 @@ describe('sessionpress blame --pr', () => {
     expect(other.report.sessions).toEqual([]);
     expect(other.err).toContain('No sessions');
     expect(other.report.files.flatMap((f) => f.lines).every((l) => l.author.type === 'person')).toBe(true);
+  });
+});
+
+describe('sessionpress blame across sessions', () => {
+  it('replays a later session from the file an earlier one left, so its edit of part of a line lands', async () => {
+    const dir = join(tmp, 'two-sessions');
+    rmSync(dir, { recursive: true, force: true });
+    const repo = join(dir, 'repo');
+    initRepo(repo, { 'README.md': '# two\n' }, '2026-01-09T09:00:00Z');
+    gitIn(repo, ['checkout', '-q', '-b', 'feature']);
+    const a = new SessionRecorder({ repo, cwd: '/Users/ann/work/two', sessionId: 'aaaaaaaa-0000-4000-8000-000000000001', start: '2026-01-10T09:00:00Z' });
+    a.prompt('Write the app');
+    const w = a.write('src/app.py', 'import os\nx = 1\nprint(x)\n').id;
+    a.save(join(repo, '.claude-sessions'));
+    // Another session, an imported copy: no originalFile, no structuredPatch.
+    const b = new SessionRecorder({ repo, cwd: '/Users/ann/work/two', sessionId: 'bbbbbbbb-0000-4000-8000-000000000002', start: '2026-01-10T10:00:00Z' });
+    b.keepOriginal = false;
+    b.keepPatch = false;
+    b.prompt('Bump x');
+    const e = b.edit('src/app.py', '= 1', '= 2').id;
+    b.save(join(repo, '.claude-sessions'));
+    gitIn(repo, ['add', '-A']);
+    gitIn(repo, ['commit', '-qm', 'work'], '2026-01-10T11:00:00Z');
+    const r = await run(['--repo', repo, '--base', 'main', '--head', 'feature', '--format', 'json']);
+    expect(r.code, r.err).toBe(0);
+    const report = JSON.parse(r.out) as BlameReport;
+    const lines = report.files.find((f) => f.path === 'src/app.py')!.lines.map((l) => [l.text, l.author.type === 'person' ? 'person' : l.author.call.id]);
+    expect(lines).toEqual([
+      ['import os', w],
+      ['x = 2', e],
+      ['print(x)', w],
+    ]);
   });
 });

@@ -248,12 +248,22 @@ export async function blame(options: BlameOptions, sessions: BlameSessionInput[]
     const headText = headOf.get(f.path) ?? '';
     const headSet = new Set(splitLines(headText).map((l) => normalizeLine(f.path.endsWith('.ipynb') ? notebookSourceLine(l) : l)));
     const replays: FileReplay[] = [];
-    for (const [index, list] of perFile.get(f.path) ?? []) {
-      const replay = replayFile(list, { session: index, initial: baseOf.get(f.path), rankOf: (e) => rank.get(e) ?? 0, commandTouches: (c) => commandTouches(c, f.path) });
+    // Sessions in the order they first touched the file: a later one starts from the file as the one before
+    // left it (when that fits its edits better than the base does: fewer edits left unplaced).
+    const order = [...(perFile.get(f.path) ?? [])].sort((a, b) => (rank.get(a[1][0].event) ?? 0) - (rank.get(b[1][0].event) ?? 0));
+    let previous: string | undefined;
+    for (const [index, list] of order) {
+      const replayFrom = (initial: string | undefined) => replayFile(list, { session: index, initial, rankOf: (e) => rank.get(e) ?? 0, commandTouches: (c) => commandTouches(c, f.path) });
+      let replay = replayFrom(baseOf.get(f.path));
+      if (previous !== undefined && replay.loose.length) {
+        const chained = replayFrom(previous);
+        if (chained.loose.length < replay.loose.length) replay = chained;
+      }
       // A session found only by its edits' paths may be another project's file of the same name: it counts
       // for this file only when most of what it wrote is in the head.
       if (sessions[index].reasons.every((r) => r === 'source') && !fits(replay, headSet)) continue;
       replays.push(replay);
+      if (replay.lines) previous = `${replay.lines.map((l) => l.text).join('\n')}\n`;
     }
     const claims = replays.length ? matchLines({ head: splitLines(headText), added: added.map((a) => a.line), replays, notebook: f.path.endsWith('.ipynb') }) : new Map<number, Claim | undefined>();
     if (f.path.endsWith('.ipynb')) claimNotebookStructure(added, claims);
