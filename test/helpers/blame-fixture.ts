@@ -81,7 +81,7 @@ export interface Recorded {
 export class SessionRecorder {
   private time: number;
   main: Stream;
-  agents: Array<{ stream: Stream; meta?: Record<string, unknown> }> = [];
+  agents: Array<{ stream: Stream; meta?: Record<string, unknown>; runId?: string }> = [];
   private current: Stream;
   /** Keep `originalFile` in Edit results (Claude Code writes it; an imported copy may not). */
   keepOriginal = true;
@@ -171,6 +171,21 @@ export class SessionRecorder {
     this.current.push({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: kind.team ? 'spawned' : `done\nagentId: ${agentId}` }] }, toolUseResult: result });
     return { id };
   }
+  /** A Workflow call whose run (`runId`) has one agent; `body` records the agent's calls. */
+  workflow(runId: string, agentType: string, body: (r: SessionRecorder) => void): Recorded {
+    const agentId = `a${(++counter).toString(16).padStart(15, '0')}`;
+    const id = toolId();
+    this.current.push({ type: 'assistant', message: { id: uid('msg_'), role: 'assistant', model: this.o.model ?? 'claude-opus-4-5', type: 'message', content: [{ type: 'tool_use', id, name: 'Workflow', input: { name: 'review', steps: [agentType] } }], stop_reason: 'tool_use', usage: { input_tokens: 10, output_tokens: 10 } } });
+    const stream = new Stream(this, agentId);
+    const outer = this.current;
+    this.current = stream;
+    stream.push({ type: 'user', message: { role: 'user', content: `Run the ${agentType} step` } });
+    body(this);
+    this.current = outer;
+    this.agents.push({ stream, meta: { agentType }, runId });
+    this.current.push({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `workflow ${runId} done` }] }, toolUseResult: { runId, status: 'completed' } });
+    return { id };
+  }
   /** Writes the session (and its agents' files and sidecars) under `folder/<project>/`. */
   save(folder: string, project = this.o.cwd.replace(/[^A-Za-z0-9]/g, '-')): string {
     const dir = join(folder, project);
@@ -178,7 +193,7 @@ export class SessionRecorder {
     const jsonl = (lines: Line[]) => `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
     writeFileSync(join(dir, `${this.o.sessionId}.jsonl`), jsonl(this.main.lines));
     for (const a of this.agents) {
-      const sub = join(dir, this.o.sessionId, 'subagents');
+      const sub = a.runId ? join(dir, this.o.sessionId, 'subagents', 'workflows', a.runId) : join(dir, this.o.sessionId, 'subagents');
       mkdirSync(sub, { recursive: true });
       writeFileSync(join(sub, `agent-${a.stream.agentId}.jsonl`), jsonl(a.stream.lines));
       if (a.meta) writeFileSync(join(sub, `agent-${a.stream.agentId}.meta.json`), JSON.stringify(a.meta));

@@ -65,6 +65,9 @@ export function buildScenario(dir: string, options: { cwd?: string; committed?: 
   c.T = rec.agent({ name: 'docs-writer', team: 'core' }, (r) => {
     c.T1 = r.edit('README.md', 'A small library.\n', 'A small library.\n\n## Retry\n\nCall `retry(fn)` to try again.\n').id;
   }).id;
+  c.WF = rec.workflow('wr_0001', 'doc-writer', (r) => {
+    c.D1 = r.write('docs/guide.md', '# Guide\n\nUse retry() for flaky calls.\n').id;
+  }).id;
   rec.prompt('Tidy up, format, and add a notebook example');
   c.B1 = rec.bash("sed -i 's/RETRIES + TIMEOUT_S/TIMEOUT_S + RETRIES/' src/config.py", () => put(repo, 'src/config.py', read(repo, 'src/config.py').replace('RETRIES + TIMEOUT_S', 'TIMEOUT_S + RETRIES'))).id;
   c.E5 = rec.edit('src/config.py', 'RETRIES = 3\n', 'RETRIES = 3\nDEBUG = False\n').id;
@@ -139,6 +142,11 @@ export function buildScenario(dir: string, options: { cwd?: string; committed?: 
         ['## Retry', 'T1'],
         ['', 'T1'],
         ['Call `retry(fn)` to try again.', 'T1'],
+      ],
+      'docs/guide.md': [
+        ['# Guide', 'D1'],
+        ['', 'D1'],
+        ['Use retry() for flaky calls.', 'D1'],
       ],
       'web/app.js': [
         ['const greeting = "hi";', 'B2'],
