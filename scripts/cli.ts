@@ -24,6 +24,7 @@ export const COMMANDS: Record<string, Command> = {
   export: { args: '<SESSION> [--format md|html]', summary: 'write one session as Markdown for a pull request, or one HTML file', load: () => import('./export.js') },
   capture: { args: '[--to DIR]', summary: 'a Claude Code hook: copy the session on stdin, redacted, into .claude-sessions/ of its repository', load: () => import('./capture.js') },
   'pr-comment': { args: '--repo OWNER/NAME --pr N', summary: "post (then update) one comment on a pull request with its sessions, redacted and audited", load: () => import('./pr-comment.js') },
+  blame: { args: '--base REF [--head REF] [FILE…]', summary: 'who wrote each line a pull request adds: a tool call, a command, or a person (text, json, Agent Trace)', load: () => import('./blame.js') },
 };
 
 /** The package's version, from its package.json. */

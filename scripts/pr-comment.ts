@@ -11,8 +11,11 @@
  */
 import { parseCommandLine } from './lib/cli.js';
 import { commentBody, isOurComment, type CommentSession } from './lib/pr-comment/body.js';
-import { findPullRequestSessions, repositoryRoot } from './lib/pr-comment/find-sessions.js';
-import { createGithubClient, GithubError, pullRequestApi, type IssueComment } from './lib/pr-comment/github.js';
+import { findPullRequestSessions, repositoryRoot, type FoundSession } from './lib/pr-comment/find-sessions.js';
+import { blame } from './lib/blame/blame.js';
+import { GitError } from './lib/blame/git.js';
+import { blameSummaryMarkdown } from './lib/pr-comment/blame-summary.js';
+import { createGithubClient, GithubError, pullRequestApi, type IssueComment, type PullRequest } from './lib/pr-comment/github.js';
 import { describeSample } from './audit.js';
 import { GITHUB_COMMENT_LIMIT } from '../src/lib/export/markdown.js';
 import { auditText } from './lib/audit-detector.js';
@@ -97,7 +100,8 @@ export async function main(argv: string[], deps: PrCommentDeps = {}): Promise<nu
       out(`No sessions for ${label} (no pr-link names it, and it changes no session file under ${config.source}): nothing posted.`);
       return 0;
     }
-    const body = commentBody(found.map((f) => commentSession(f.opened, f.reasons, config)), { pageSize: config.pageSize });
+    const blameSummary = await commentBlame(found, pr, config, err);
+    const body = commentBody(found.map((f) => commentSession(f.opened, f.reasons, config)), { pageSize: config.pageSize, blameSummary });
     const usernames = [...new Set(found.flatMap((f) => f.opened.redactor?.knownUsernames() ?? []))];
     // The allow-list is the site's to decide; a comment on GitHub gets nothing any rule, or the audit's own detector, finds.
     const findings = await auditText(body, { ...config.redaction, allowlist: [], usernames });
@@ -156,4 +160,28 @@ function commentSession(opened: { identity: { entryId: string }; result: { sessi
     pageUrl: absoluteUrl(sessionUrl(base, slug), config.site),
     messageUrl: (uuid) => absoluteUrl(sessionUrl(base, slug, { page: pageOfMessage(session, uuid, config.pageSize)?.page, message: uuid }), config.site),
   };
+}
+
+/**
+ * The comment's blame section: the pull request's added lines by who wrote
+ * them, read from the checkout (base and head as the API names them). Without
+ * those commits in the checkout (a shallow clone) the section is left out and
+ * the log says why.
+ */
+async function commentBlame(found: FoundSession[], pr: PullRequest, config: SessionpressConfig, err: (line: string) => void): Promise<string | undefined> {
+  const base = pr.base?.sha;
+  const head = pr.head?.sha;
+  if (!base || !head) return undefined;
+  const repo = repositoryRoot(config.sourceDir, process.cwd());
+  try {
+    const report = await blame(
+      { repo, base, head, links: { site: config.site, base: config.base, prefix: config.prefix, pageSize: config.pageSize }, redaction: config.redaction, sessionFolders: [config.sourceDir] },
+      found.map((f) => ({ session: f.opened.result.session, projectFolder: f.opened.source.projectFolder, reasons: f.reasons })),
+    );
+    return blameSummaryMarkdown(report) || undefined;
+  } catch (e) {
+    if (!(e instanceof GitError)) throw e;
+    err(`No blame section: git cannot compare the pull request's commits in ${repo} (${e.message}); check out with fetch-depth: 0.`);
+    return undefined;
+  }
 }

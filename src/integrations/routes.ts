@@ -18,6 +18,7 @@ const PAGES: Page[] = [
   { pattern: 'projects/[project]/page/[page]', file: 'projects/[project]/page/[page].astro' },
   { pattern: 'search', file: 'search.astro' },
   { pattern: 'pull-requests', file: 'pull-requests.astro' },
+  { pattern: 'pull-requests/[number]', file: 'pull-requests/[number].astro' },
   { pattern: 'insights', file: 'insights/index.astro' },
   { pattern: 'insights/[project]', file: 'insights/[project].astro' },
   { pattern: 'assets/[name]', file: 'assets/[name].ts' },

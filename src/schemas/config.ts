@@ -41,6 +41,11 @@ export const configSchema = z
       .regex(/^\/?([^/]+\/?)*$/, 'must be a path such as "/sessions/", or "/" for the site root')
       .default('/'),
     title: z.string().default('Sessionpress'),
+    /**
+     * A git checkout of the repository the sessions worked on (the Action's checkout: "."). With it, each pull
+     * request's page shows its changed files with who wrote each added line (`sessionpress blame`).
+     */
+    repo: z.string().min(1).optional(),
     pageSize: z.number().int().min(5).max(1000).default(40),
     /**
      * Sessions per page of a session list (the index, a project's page): the first page shows the newest, numbered
@@ -138,7 +143,7 @@ export interface ConfigLayers {
 /**
  * Reads `sessionpress.config.json` (if present), the options given in code
  * (`inline`: the integration's, or the command line's), and the environment
- * (`SESSIONPRESS_SOURCE`, `SESSIONPRESS_SITE`, `SESSIONPRESS_BASE`), later ones
+ * (`SESSIONPRESS_SOURCE`, `SESSIONPRESS_SITE`, `SESSIONPRESS_BASE`, `SESSIONPRESS_REPO`), later ones
  * winning field by field over `defaults` (a host site's own `site` and `base`,
  * the command line's default source); validates them and throws one actionable message
  * naming the file (or the options) and every bad field.
@@ -164,6 +169,7 @@ export function loadConfig(root: string = process.cwd(), env: NodeJS.ProcessEnv 
     ...(env.SESSIONPRESS_SOURCE ? { source: env.SESSIONPRESS_SOURCE } : {}),
     ...(env.SESSIONPRESS_SITE ? { site: env.SESSIONPRESS_SITE } : {}),
     ...(env.SESSIONPRESS_BASE ? { base: env.SESSIONPRESS_BASE } : {}),
+    ...(env.SESSIONPRESS_REPO ? { repo: env.SESSIONPRESS_REPO } : {}),
   };
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
@@ -177,7 +183,9 @@ export function loadConfig(root: string = process.cwd(), env: NodeJS.ProcessEnv 
   }
   const base = cfg.base === '/' ? '/' : `/${cfg.base.replace(/^\/+|\/+$/g, '')}`;
   const prefix = cfg.prefix.replace(/^\/+|\/+$/g, '');
-  return { ...cfg, base, prefix: prefix ? `${prefix}/` : '', sourceDir, configFile: existsSync(file) ? file : undefined };
+  // `repo` is a folder like `source`: relative to the config's folder, absolute from here on.
+  const repo = cfg.repo === undefined ? undefined : isAbsolute(cfg.repo) ? cfg.repo : resolve(root, cfg.repo);
+  return { ...cfg, base, prefix: prefix ? `${prefix}/` : '', sourceDir, ...(repo ? { repo } : {}), configFile: existsSync(file) ? file : undefined };
 }
 
 /**

@@ -14,6 +14,8 @@ export interface RecordedRequest {
 export interface FakePullRequest {
   files: Array<ReturnType<typeof pullRequestFile>>;
   comments: Array<ReturnType<typeof issueComment>>;
+  /** Fields of the pull request's own answer to replace (its base and head commits, say). */
+  pull?: Record<string, unknown>;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function startFakeGithub(owner: string, repo: string, pulls: Map<nu
     let m: RegExpExecArray | null;
     if (req.headers.authorization !== 'Bearer test-token') return send(401, { message: 'Bad credentials' });
     if (req.method === 'GET' && (m = new RegExp(`^${base}/pulls/(\\d+)$`).exec(url.pathname))) {
-      return pulls.has(Number(m[1])) ? send(200, pullRequest(owner, repo, Number(m[1]))) : send(404, { message: 'Not Found' });
+      return pulls.has(Number(m[1])) ? send(200, { ...pullRequest(owner, repo, Number(m[1])), ...pulls.get(Number(m[1]))!.pull }) : send(404, { message: 'Not Found' });
     }
     if (req.method === 'GET' && (m = new RegExp(`^${base}/pulls/(\\d+)/files$`).exec(url.pathname))) return list(pulls.get(Number(m[1]))?.files ?? []);
     if ((m = new RegExp(`^${base}/issues/(\\d+)/comments$`).exec(url.pathname))) {

@@ -10,6 +10,8 @@ import { install, packageListing, packRepository, run, userEnv, type Run } from 
 import { serveStatic } from '../helpers/serve.js';
 import { corpusRoot, repoRoot } from '../helpers/shared.js';
 import { searchAndLand, sessionPagePaths, uniqueWord } from '../browser/site-helpers.js';
+import { gitIn } from '../helpers/blame-fixture.js';
+import { buildScenario } from '../helpers/blame-scenario.js';
 
 /**
  * `npx sessionpress` as a user meets it: the repository packed as npm would
@@ -83,6 +85,20 @@ describe('npx sessionpress build, from the packed package', () => {
     expect(pr.out).toMatch(/--repo takes OWNER\/NAME/);
     const version = await npx('--version');
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version);
+  });
+
+  it('blames a pull request from the packed package: every added line of the story, as Agent Trace', async () => {
+    const story = buildScenario(join(work, 'blame-story'), { committed: true });
+    gitIn(story.repo, ['checkout', '-q', 'squashed']);
+    const r = await npx('blame', '--repo', story.repo, '--base', 'base-old', '--head', 'squashed', '--format', 'agent-trace');
+    expect(r.code, r.out.slice(-2000)).toBe(0);
+    const trace = JSON.parse(r.stdout);
+    expect(trace.version).toBe('0.1');
+    const retry = trace.files.find((f: { path: string }) => f.path === 'src/retry.py');
+    const ai = retry.conversations.filter((c: { contributor: { type: string } }) => c.contributor.type === 'ai');
+    const lines = ai.flatMap((c: { ranges: Array<{ start_line: number; end_line: number }> }) => c.ranges.flatMap((x) => Array.from({ length: x.end_line - x.start_line + 1 }, (_, i) => x.start_line + i)));
+    // Eleven of the twelve added lines are the session's; line 1 is the person's.
+    expect(lines.sort((a: number, b: number) => a - b)).toEqual([7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]);
   });
 
   it('says in one line what to install when no Node new enough can run it', async () => {

@@ -50,6 +50,8 @@ export interface CommentOptions {
   pageSize: number;
   /** The whole comment's limit (default GitHub's). */
   limit?: number;
+  /** Who wrote the added lines (blame-summary.ts), placed after the heading. */
+  blameSummary?: string;
 }
 
 /**
@@ -59,7 +61,7 @@ export interface CommentOptions {
  */
 export function commentBody(sessions: CommentSession[], options: CommentOptions): string {
   const limit = options.limit ?? GITHUB_COMMENT_LIMIT;
-  const head = `${COMMENT_MARKER}\n## Claude Code sessions\n\n${countOf(sessions.length, 'session')} of this pull request, redacted. This comment is updated in place by \`sessionpress pr-comment\`.\n`;
+  const head = `${COMMENT_MARKER}\n## Claude Code sessions\n\n${countOf(sessions.length, 'session')} of this pull request, redacted. This comment is updated in place by \`sessionpress pr-comment\`.\n${options.blameSummary ? `\n${options.blameSummary}` : ''}`;
   const summaries = sessions.map((s) => sessionSummary(s, options.pageSize));
   let kept = sessions.length;
   const fixed = () => head.length + summaries.slice(0, kept).reduce((n, s) => n + s.length + 2, 0);

@@ -16,6 +16,9 @@ export interface PullRequest {
   html_url: string;
   title?: string;
   state?: string;
+  /** The commits compared: the base branch's tip and the pull request's head (blame reads them from the checkout). */
+  base?: { sha?: string };
+  head?: { sha?: string };
 }
 
 /** A changed file of a pull request (GET …/pulls/{pull_number}/files). */

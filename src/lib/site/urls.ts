@@ -96,6 +96,11 @@ export function pullRequestsUrl(base: string): string {
   return `${withTrailingSlash(base)}pull-requests/`;
 }
 
+/** One pull request's page: its sessions, and who wrote its added lines when the build has the repository. */
+export function pullRequestUrl(base: string, number: number): string {
+  return `${pullRequestsUrl(base)}${number}/`;
+}
+
 /** The insights page of the whole site, or of one project when `projectSlug` is given. */
 export function insightsUrl(base: string, projectSlug?: string): string {
   return `${withTrailingSlash(base)}insights/${projectSlug ? `${projectSlug}/` : ''}`;
