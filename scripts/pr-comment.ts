@@ -176,7 +176,7 @@ async function commentBlame(found: FoundSession[], pr: PullRequest, config: Sess
   try {
     const report = await blame(
       { repo, base, head, links: { site: config.site, base: config.base, prefix: config.prefix, pageSize: config.pageSize }, redaction: config.redaction, sessionFolders: [config.sourceDir] },
-      found.map((f) => ({ session: f.opened.result.session, projectFolder: f.opened.source.projectFolder, reasons: f.reasons })),
+      found.map((f) => ({ session: f.opened.result.session, entryId: f.opened.identity.entryId, reasons: f.reasons })),
     );
     return blameSummaryMarkdown(report) || undefined;
   } catch (e) {

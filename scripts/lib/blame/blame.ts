@@ -8,7 +8,6 @@
 import { resolve } from 'node:path';
 import { createRedactor } from '../../../src/lib/redact/redactor.js';
 import type { RedactionOptions } from '../../../src/lib/redact/types.js';
-import { projectSlugOf, sessionEntryId } from '../../../src/lib/site/slug.js';
 import { absoluteUrl, pagesBase, sessionUrl } from '../../../src/lib/site/urls.js';
 import type { Session } from '../../../src/lib/transcript/types.js';
 import { repoPathOf, sessionEvents, sessionRoots, type CallRef, type FileOp, type SessionEvent } from './calls.js';
@@ -21,12 +20,10 @@ import { replayFile, splitLines, type Claim, type FileReplay } from './replay.js
 /** A session given to blame: its model (redacted) and where its page is. */
 export interface BlameSessionInput {
   session: Session;
-  /** The session's project folder as discovered: its page's slug comes from it. */
-  projectFolder: string;
+  /** Its page's entry id, from the session's identity (`openSession`). */
+  entryId: string;
   /** Why it is blamed: it belongs to the pull request (pr-link, its files), or it came from `--source`. */
   reasons: Array<'pr-link' | 'files' | 'source'>;
-  /** Its page's slug, when the caller knows it (a built site's entry); else made from the project folder. */
-  slug?: string;
 }
 
 /** A session as the report names it. */
@@ -225,7 +222,7 @@ export async function blame(options: BlameOptions, sessions: BlameSessionInput[]
   const rank = new Map(all.map((x, i) => [x.event, i]));
 
   const links = sessions.map((s) => {
-    const slug = s.slug ?? sessionEntryId(projectSlugOf(s.projectFolder), s.session.sessionId);
+    const slug = s.entryId;
     const base = pagesBase(options.links.base, options.links.prefix);
     return { page: absoluteUrl(sessionUrl(base, slug), options.links.site), call: (c: CallRef) => absoluteUrl(sessionUrl(base, slug, { page: c.page, tool: c.id }), options.links.site) };
   });

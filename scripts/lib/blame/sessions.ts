@@ -37,7 +37,7 @@ export async function pullRequestSessions(options: { sessionsDir: string; repo: 
     files: options.files.map((f) => ({ filename: f.path, status: PR_STATUS[f.status], ...(f.oldPath ? { previous_filename: f.oldPath } : {}) })),
     redaction: options.redaction,
   });
-  return found.map((f) => ({ session: f.opened.result.session, projectFolder: f.opened.source.projectFolder, reasons: f.reasons }));
+  return found.map((f) => ({ session: f.opened.result.session, entryId: f.opened.identity.entryId, reasons: f.reasons }));
 }
 
 /**
@@ -59,7 +59,7 @@ export async function sourceSessions(options: { dirs: string[]; changed: Readonl
       const session = o.result.session;
       if (seen.has(session.sessionId)) continue;
       seen.add(session.sessionId);
-      const input: BlameSessionInput = { session, projectFolder: o.source.projectFolder, reasons: ['source'] };
+      const input: BlameSessionInput = { session, entryId: o.identity.entryId, reasons: ['source'] };
       if (touchesWithin(session, options.changed, options.span, options.pageSize)) within.push(input);
       else if (touchesWithin(session, options.changed, always, options.pageSize)) outside.push(input);
     }

@@ -35,7 +35,7 @@ export async function pullRequestBlame(options: {
     for (const s of options.sessions) {
       try {
         const opened = await openSessionById(options.sourceDir, s.sessionId, options.redaction);
-        inputs.push({ session: opened.result.session, projectFolder: opened.source.projectFolder, reasons: ['pr-link'], slug: s.slug });
+        inputs.push({ session: opened.result.session, entryId: s.slug, reasons: ['pr-link'] });
       } catch {
         // A session the source no longer has a page for blames nothing; the others still do.
       }

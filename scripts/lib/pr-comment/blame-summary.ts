@@ -7,7 +7,7 @@
  * are code spans; nothing else taken from the repository or the sessions is
  * written, so the section needs no more neutralising than that.
  */
-import { inlineCode } from '../../../src/lib/export/markdown.js';
+import { inlineCode } from '../../../src/lib/export/gfm.js';
 import { countOf, formatCount } from '../../../src/lib/format.js';
 import type { Author, BlameReport } from '../blame/blame.js';
 import { agentLabel, fileKindText } from '../blame/format.js';
@@ -41,7 +41,7 @@ export function blameSummaryMarkdown(report: BlameReport): string {
   const sessionFiles = files.filter((f) => f.kind === 'session').length;
   const listed = files.filter((f) => f.kind !== 'session');
   for (const f of listed.slice(0, MAX_FILES)) {
-    const path = inlineCode(f.path);
+    const path = inlineCode(f.path, { github: true });
     if (f.kind !== 'text') {
       lines.push(`- ${path}: ${fileKindText(f.kind)}`);
       continue;
