@@ -12,8 +12,8 @@
 import { parseCommandLine } from './lib/cli.js';
 import { commentBody, isOurComment, type CommentSession } from './lib/pr-comment/body.js';
 import { findPullRequestSessions, repositoryRoot, type FoundSession } from './lib/pr-comment/find-sessions.js';
-import { blame } from './lib/blame/blame.js';
-import { GitError } from './lib/blame/git.js';
+import { blame } from '../src/lib/blame/blame.js';
+import { GitError } from '../src/lib/blame/git.js';
 import { blameSummaryMarkdown } from './lib/pr-comment/blame-summary.js';
 import { createGithubClient, GithubError, pullRequestApi, type IssueComment, type PullRequest } from './lib/pr-comment/github.js';
 import { describeSample } from './audit.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../scripts/blame.js';
-import type { BlameReport } from '../../scripts/lib/blame/blame.js';
+import type { BlameReport } from '../../src/lib/blame/blame.js';
 import { gitIn, initRepo, SessionRecorder } from '../helpers/blame-fixture.js';
 import { buildScenario, SECRET, type Scenario } from '../helpers/blame-scenario.js';
 

@@ -9,8 +9,8 @@ import { existsSync } from 'node:fs';
 import { openSession, sourceLayout } from '../../../src/lib/build/open-session.js';
 import type { RedactionOptions } from '../../../src/lib/redact/types.js';
 import { findPullRequestSessions } from '../pr-comment/find-sessions.js';
-import type { ChangedFile } from './diff.js';
-import { touchesWithin, type BlameSessionInput } from './blame.js';
+import type { ChangedFile } from '../../../src/lib/blame/diff.js';
+import { touchesWithin, type BlameSessionInput } from '../../../src/lib/blame/blame.js';
 
 /** The pull request, when known: its `pr-link` lines name it. */
 export interface PullRequestId {

@@ -9,8 +9,8 @@
  */
 import { inlineCode } from '../../../src/lib/export/gfm.js';
 import { countOf, formatCount } from '../../../src/lib/format.js';
-import type { Author, BlameReport } from '../blame/blame.js';
-import { agentLabel, fileKindText } from '../blame/format.js';
+import type { Author, BlameReport } from '../../../src/lib/blame/blame.js';
+import { agentLabel, fileKindText } from '../../../src/lib/blame/format.js';
 
 /** Files listed before the rest are counted. */
 const MAX_FILES = 40;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchLines, notebookSourceLine, sameLine } from '../../../../scripts/lib/blame/match.js';
-import type { Claim } from '../../../../scripts/lib/blame/replay.js';
+import { matchLines, notebookSourceLine, sameLine } from '../../../src/lib/blame/match.js';
+import type { Claim } from '../../../src/lib/blame/replay.js';
 
 const claim = (id: string, rank = 0): Claim => ({ call: { id, tool: 'Edit', page: 1, agent: { kind: 'main' } }, kind: 'tool', session: 0, rank });
 const ids = (m: Map<number, Claim | undefined>) => Object.fromEntries([...m].map(([n, c]) => [n, c?.call.id ?? 'person']));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CallRef, SessionEvent } from '../../../../scripts/lib/blame/calls.js';
-import { applyEdit, replayFile, splitLines, type AttributedLine, type Claim } from '../../../../scripts/lib/blame/replay.js';
+import type { CallRef, SessionEvent } from '../../../src/lib/blame/calls.js';
+import { applyEdit, replayFile, splitLines, type AttributedLine, type Claim } from '../../../src/lib/blame/replay.js';
 
 const call = (id: string, tool = 'Edit'): CallRef => ({ id, tool, page: 1, agent: { kind: 'main' } });
 const claim = (id: string): Claim => ({ call: call(id), kind: 'tool', session: 0, rank: 0 });
@@ -73,7 +73,7 @@ describe('replayFile', () => {
 
 describe('commandTouches', () => {
   it('takes a command that names the file, or a formatter run on a folder, not a formatter run on another file', async () => {
-    const { commandTouches } = await import('../../../../scripts/lib/blame/blame.js');
+    const { commandTouches } = await import('../../../src/lib/blame/blame.js');
     expect(commandTouches("sed -i 's/a/b/' src/config.py", 'src/config.py')).toBe(true);
     expect(commandTouches('npx prettier --write src', 'src/a.ts')).toBe(true);
     expect(commandTouches('black .', 'src/a.py')).toBe(true);

@@ -10,7 +10,7 @@
  * did not apply) last. A line is one call's, never two: the later call's
  * when several match. Pure.
  */
-import { PLACEHOLDER_SOURCE } from '../../../src/lib/redact/rules.js';
+import { PLACEHOLDER_SOURCE } from '../redact/rules.js';
 import { alignLines, type AttributedLine, type Claim, type FileReplay } from './replay.js';
 
 /** A line as matching compares it: trailing whitespace and a `\r` dropped. */

@@ -2,7 +2,7 @@
  * The pull request's diff, parsed: which files it changes and how (`git diff
  * --name-status -z`), which are binary (`--numstat -z`), and the lines each
  * adds with their line numbers in the head (`-U0`). Pure: git's output in,
- * data out; src/lib-style code with no I/O (scripts/lib/blame/git.ts runs git).
+ * data out; src/lib-style code with no I/O (src/lib/blame/git.ts runs git).
  */
 
 /** A file the pull request changes, as git names it. */

@@ -5,10 +5,10 @@
  * workflow agents, its forks and its teammates, with the prompt each answered.
  * Pure: works on the model (src/lib/transcript/types.ts) of an opened session.
  */
-import { agentsIn, spawnedBy } from '../../../src/lib/transcript/entries.js';
-import { paginateTurns } from '../../../src/lib/site/pages.js';
-import { promptTitleText, shortenTitle } from '../../../src/lib/transcript/build-session.js';
-import type { AssistantMessage, Message, Session, Subagent, ToolCall } from '../../../src/lib/transcript/types.js';
+import { agentsIn, spawnedBy } from '../transcript/entries.js';
+import { paginateTurns } from '../site/pages.js';
+import { promptTitleText, shortenTitle } from '../transcript/build-session.js';
+import type { AssistantMessage, Message, Session, Subagent, ToolCall } from '../transcript/types.js';
 
 /** Who made a call: the session itself, or one of its agents. */
 export interface AgentRef {

@@ -6,10 +6,10 @@
  * the pure modules beside this one.
  */
 import { resolve } from 'node:path';
-import { createRedactor } from '../../../src/lib/redact/redactor.js';
-import type { RedactionOptions } from '../../../src/lib/redact/types.js';
-import { absoluteUrl, pagesBase, sessionUrl } from '../../../src/lib/site/urls.js';
-import type { Session } from '../../../src/lib/transcript/types.js';
+import { createRedactor } from '../redact/redactor.js';
+import type { RedactionOptions } from '../redact/types.js';
+import { absoluteUrl, pagesBase, sessionUrl } from '../site/urls.js';
+import type { Session } from '../transcript/types.js';
 import { repoPathOf, sessionEvents, sessionRoots, type CallRef, type FileOp, type SessionEvent } from './calls.js';
 import { isGenerated, isLockfile } from './classify.js';
 import { parseAddedLines, parseBinaryPaths, parseNameStatus, type ChangedFile } from './diff.js';

@@ -5,8 +5,8 @@
  * links to the site's own pages. Never throws: what it cannot do is said in
  * `problem`, for the page to show.
  */
-import { openSessionById } from '../../../src/lib/build/open-session.js';
-import type { RedactionOptions } from '../../../src/lib/redact/types.js';
+import { openSessionById } from '../build/open-session.js';
+import type { RedactionOptions } from '../redact/types.js';
 import { blame, type BlameReport, type BlameSessionInput } from './blame.js';
 import { pullRequestCommits, type PullRequestCommits } from './pull-request-commits.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fileOpsOf, repoPathOf, sessionEvents } from '../../../../scripts/lib/blame/calls.js';
-import type { AssistantMessage, Session, Subagent, ToolCall, UserMessage } from '../../../../src/lib/transcript/types.js';
+import { fileOpsOf, repoPathOf, sessionEvents } from '../../../src/lib/blame/calls.js';
+import type { AssistantMessage, Session, Subagent, ToolCall, UserMessage } from '../../../src/lib/transcript/types.js';
 
 const edit = (id: string, path: string, time: string, extra: Partial<ToolCall> = {}): ToolCall => ({
   id,

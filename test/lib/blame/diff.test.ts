@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAddedLines, parseBinaryPaths, parseNameStatus, unquoteGitPath } from '../../../../scripts/lib/blame/diff.js';
+import { parseAddedLines, parseBinaryPaths, parseNameStatus, unquoteGitPath } from '../../../src/lib/blame/diff.js';
 
 describe('the diff parser', () => {
   it('reads name-status with renames and copies', () => {
