@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createRenderContext, prepareMessages, renderTranscriptSafe, startPage } from '../render/render-message.js';
 import { html, joinHtml, unescapeTextQuotes, type SafeHtml } from '../render/sanitize.js';
 import type { Message, Session, Turn } from '../transcript/types.js';
-import { paginateTurns, shownCalls } from '../site/pages.js';
+import { isContinuation, paginateTurns, shownCalls } from '../site/pages.js';
 import { promptTitleText, shortenTitle } from '../transcript/build-session.js';
 import { createOverviewCollector, type PromptFacts, type SessionOverview } from './session-overview.js';
 
@@ -60,8 +60,8 @@ export function assetName(bytes: Buffer, mediaType: string): string {
 
 /**
  * Renders a session's transcript to HTML pages once, so that a build can cache
- * the result by content digest. Pages hold whole turns, a fixed number each, so
- * a message keeps its page when the session grows.
+ * the result by content digest. Pages are cut by `paginateTurns` (by turns and
+ * by weight), so a message keeps its page when the session grows.
  */
 export async function renderSession(session: Session, options: RenderSessionOptions): Promise<RenderedSession> {
   await prepareMessages([...session.messages, ...session.abandoned.flatMap((b) => b.messages)]);
@@ -91,17 +91,25 @@ export async function renderSession(session: Session, options: RenderSessionOpti
   const toc: TocItem[] = [];
   const overview = createOverviewCollector();
   const chunks = paginateTurns(session.turns, options.pageSize);
+  // Where everything landed first: a turn split by weight spans pages, and what its overview
+  // facts link to (a file's edit, a commit, a subagent) is on the page of that message.
+  const turnPage = new Map<number, number>();
   for (const [i, turns] of chunks.entries()) {
-    const page = i + 1;
+    for (const turn of turns) {
+      if (!turnPage.has(turn.index)) turnPage.set(turn.index, i + 1);
+      for (const m of turn.messages) anchors[m.uuid] = i + 1;
+      for (const call of shownCalls(turn.messages)) toolAnchors[call.id] ??= i + 1;
+    }
+  }
+  for (const turn of session.turns) {
+    const page = turnPage.get(turn.index) ?? 1;
+    const facts = overview.add(turn, (uuid) => anchors[uuid] ?? page);
+    if (turn.prompt) toc.push({ n: turn.index, uuid: turn.prompt.uuid, text: tocText(turn.prompt.text), page, ...facts });
+  }
+  for (const turns of chunks) {
     const parts: SafeHtml[] = [];
     startPage(ctx);
-    for (const turn of turns) {
-      const facts = overview.add(turn, page);
-      if (turn.prompt) toc.push({ n: turn.index, uuid: turn.prompt.uuid, text: tocText(turn.prompt.text), page, ...facts });
-      for (const m of turn.messages) anchors[m.uuid] = page;
-      for (const call of shownCalls(turn.messages)) toolAnchors[call.id] ??= page;
-      parts.push(renderTurn(turn, ctx, forkMarkers));
-    }
+    for (const turn of turns) parts.push(renderTurn(turn, ctx, forkMarkers));
     pages.push(unescapeTextQuotes(joinHtml(parts, NEWLINE)));
   }
 
@@ -136,7 +144,9 @@ function renderTurn(turn: Turn, ctx: ReturnType<typeof createRenderContext>, for
     }
   }
   if (run.length) out.push(renderTranscriptSafe(run, ctx));
-  return html`<section class="turn" data-turn="${turn.index}">${joinHtml(out, NEWLINE)}</section>`;
+  // A turn too heavy for one page goes on over the next ones (src/lib/site/pages.ts).
+  const continued = isContinuation(turn) ? html`<p class="turn-continued" data-pagefind-ignore="all">Prompt ${turn.index}, continued from the previous page</p>` : html``;
+  return html`<section class="turn" data-turn="${turn.index}">${continued}${joinHtml(out, NEWLINE)}</section>`;
 }
 
 function tocText(text: string): string {
