@@ -4,7 +4,7 @@ import { toPosix, type SessionSource } from '../discover.js';
 import { markdownTwin } from '../export/twin.js';
 import type { RedactionOptions, Redactor } from '../redact/types.js';
 import { sessionProject } from '../site/session-project.js';
-import { toEntryData, type SessionEntryData } from './entry-data.js';
+import { anchorMapInline, sessionAnchorMap, toEntryData, type SessionEntryData } from './entry-data.js';
 import { openSession } from './open-session.js';
 import { createRenderCache } from './render-cache.js';
 import { renderSession, type RenderSessionOptions } from './render-session.js';
@@ -60,12 +60,14 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
   const project = sessionProject(source.projectFolder, projectPath, session.facts, redactor);
   // The Markdown names the project as the page does: the name of the project it is listed under, from redacted paths.
   const twin = markdownTwin({ ...session, facts: { ...session.facts, projectPath, projectName: project.projectName } }, rendered.anchors);
-  await createRenderCache(job.cacheDir).write(job.cacheKey, rendered, twin);
+  const anchorMap = sessionAnchorMap(rendered);
+  await createRenderCache(job.cacheDir).write(job.cacheKey, rendered, twin, anchorMap && !anchorMapInline(anchorMap) ? anchorMap : undefined);
   const data = toEntryData(
     { ...session, file: redactor.redactText(session.file), diagnostics: redactDiagnostics(session.diagnostics, redactor), facts: { ...session.facts, projectPath } },
     rendered,
     opened,
     { folderSlug: job.folderSlug, project, cacheKey: job.cacheKey },
+    anchorMap,
   );
   return { ok: true, data, bytes: opened.bytes, ms: elapsed(), filePath: storeFilePath(job.projectRoot, source.path, redactor) };
 }

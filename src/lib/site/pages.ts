@@ -143,3 +143,21 @@ export function pageOfToolCall(session: Session, idPrefix: string, pageSize: num
   }
   return undefined;
 }
+
+/**
+ * The pages a session page lists in its overview: all of them for a short
+ * session; for a long one the first, the last and those around the current
+ * page, with `undefined` where pages are left out. At most `2 × around + 5`
+ * items, whatever the session's length, so no page grows with the session.
+ */
+export function pageWindow(page: number, pageCount: number, around = 10): Array<number | undefined> {
+  if (pageCount <= 2 * around + 3) return Array.from({ length: pageCount }, (_, i) => i + 1);
+  const from = Math.max(2, Math.min(page - around, pageCount - 1 - 2 * around));
+  const to = Math.min(pageCount - 1, from + 2 * around);
+  const out: Array<number | undefined> = [1];
+  if (from > 2) out.push(undefined);
+  for (let n = from; n <= to; n++) out.push(n);
+  if (to < pageCount - 1) out.push(undefined);
+  out.push(pageCount);
+  return out;
+}
