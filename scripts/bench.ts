@@ -232,14 +232,14 @@ function printSize(r: SizeResult): void {
       `| ${PHASE_LABEL[phase]} | ${spread(list.map((f) => f.wallMs), secs)} | ${spread(list.map((f) => f.peakRssMb), mb)} | ${spread(list.map((f) => f.maxRssMb), mb)} | ${spread(defined(list.map((f) => f.loaderMs)), secs)} | ${spread(defined(list.map((f) => f.pagesMs)), secs)} (${reused}) | ${spread(defined(list.map((f) => f.pagefindMs)), secs)} | ${spread(list.map((f) => f.distMb), mb1)} | ${spread(list.map((f) => f.indexMb), mb1)} |`,
     );
   }
-  console.log('\nWhere the time and memory go, phase by phase (wall time; peak RSS of the process tree while the phase ran):\n');
+  console.log('\nWhere the time and memory go, phase by phase (wall time; peak RSS of the process tree while the phase ran, and in brackets of its largest single process):\n');
   console.log(`| build | ${BUILD_PHASES.map((p) => p.name).join(' | ')} |`);
   console.log(`|---|${BUILD_PHASES.map(() => '---').join('|')}|`);
   for (const phase of PHASES) {
     const list = r.ours[phase];
     const cells = BUILD_PHASES.map(({ name }) => {
       const of = list.map((f) => f.phases.find((p) => p.name === name)).filter((p): p is PhaseFigures => !!p);
-      return of.length ? `${spread(of.map((p) => p.wallMs), secs)}, ${spread(of.map((p) => p.peakMb), mb)}` : '–';
+      return of.length ? `${spread(of.map((p) => p.wallMs), secs)}, ${spread(of.map((p) => p.peakMb), mb)} (${spread(of.map((p) => p.largestMb), mb)})` : '–';
     });
     console.log(`| ${PHASE_LABEL[phase]} | ${cells.join(' | ')} |`);
   }
@@ -327,7 +327,7 @@ async function build(label: string, extraEnv: Record<string, string>, dist: stri
     sampler: run.sampler,
   };
   console.log(`${secs(run.wallMs)}, peak ${f.peakRssMb.toFixed(0)} MB, ${f.pagesReused} pages reused`);
-  console.log(`  ${f.phases.map((p) => `${p.name} ${secs(p.wallMs)} (peak ${mb(p.peakMb)})`).join(', ')}`);
+  console.log(`  ${f.phases.map((p) => `${p.name} ${secs(p.wallMs)} (peak ${mb(p.peakMb)}, largest process ${mb(p.largestMb)})`).join(', ')}`);
   return f;
 }
 

@@ -13,8 +13,8 @@ export interface RunFigures {
   peakTreeMb: number;
   /** /usr/bin/time -v's "Maximum resident set size": the largest single process of the tree (0 without it). */
   maxRssMb: number;
-  /** The tree's RSS over time: ms since the start, MB. */
-  samples: Array<[ms: number, mb: number]>;
+  /** The tree's RSS over time: ms since the start, MB, and the largest single process's MB (node, or a pagefind child). */
+  samples: Array<[ms: number, mb: number, largestMb: number]>;
   /** Each line the command printed, with the ms since the start at which it arrived. */
   lines: Array<[ms: number, line: string]>;
   /** What the sampling itself cost this process (CPU ms in all), and how many samples and processes it read. */
@@ -56,16 +56,16 @@ export async function measureRun(cmd: string, args: string[], options: { cwd: st
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
   let peak = 0;
-  const samples: Array<[number, number]> = [];
+  const samples: Array<[number, number, number]> = [];
   const sampler = { samples: 0, cpuMs: 0, processes: 0 };
   const timer = setInterval(() => {
     const cpu = process.cpuUsage();
-    const { kb, processes } = treeRssKb(child.pid!);
+    const { kb, processes, largestKb } = treeRssKb(child.pid!);
     const used = process.cpuUsage(cpu);
     sampler.cpuMs += (used.user + used.system) / 1000;
     sampler.samples++;
     sampler.processes = Math.max(sampler.processes, processes);
-    samples.push([performance.now() - started, kb / 1024]);
+    samples.push([performance.now() - started, kb / 1024, largestKb / 1024]);
     if (kb > peak) peak = kb;
   }, SAMPLE_MS);
   const code: number = await new Promise((res) => child.on('close', (c) => res(c ?? 1)));
@@ -88,26 +88,29 @@ const PAGE_KB = 4;
  * file read per sample). Needs Linux's `children` files (CONFIG_PROC_CHILDREN,
  * on by default); without them only the root process is counted.
  */
-export function treeRssKb(root: number): { kb: number; processes: number } {
+export function treeRssKb(root: number): { kb: number; processes: number; largestKb: number } {
   let kb = 0;
   let processes = 0;
+  let largestKb = 0;
   const stack = [root];
   while (stack.length) {
     const pid = stack.pop()!;
     try {
       const statm = readFileSync(`/proc/${pid}/statm`, 'latin1');
-      kb += Number(statm.split(' ')[1]) * PAGE_KB;
+      const own = Number(statm.split(' ')[1]) * PAGE_KB;
+      kb += own;
+      largestKb = Math.max(largestKb, own);
       processes++;
       for (const tid of readdirSync(`/proc/${pid}/task`)) {
         const children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1').trim();
         if (children) for (const c of children.split(' ')) stack.push(Number(c));
       }
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && pid === root && processes === 0) return { kb: 0, processes: 0 };
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && pid === root && processes === 0) return { kb: 0, processes: 0, largestKb: 0 };
       // The process ended between two reads, or the kernel keeps no children list: count what was read.
     }
   }
-  return { kb, processes };
+  return { kb, processes, largestKb };
 }
 
 /** A phase of a build: its name and the line that starts it (the first line matching wins). */
@@ -121,6 +124,8 @@ export interface PhaseFigures {
   name: string;
   wallMs: number;
   peakMb: number;
+  /** The largest single process meanwhile: tells the build's own process from a child's (pagefind). */
+  largestMb: number;
 }
 
 /**
@@ -137,8 +142,9 @@ export function phaseFigures(run: Pick<RunFigures, 'lines' | 'samples' | 'wallMs
   starts.sort((a, b) => a.at - b.at);
   return starts.map((s, i) => {
     const end = starts[i + 1]?.at ?? run.wallMs;
-    const inside = run.samples.filter(([t]) => t >= s.at && t < end).map(([, mb]) => mb);
-    return { name: s.name, wallMs: end - s.at, peakMb: inside.length ? Math.max(...inside) : 0 };
+    const inside = run.samples.filter(([t]) => t >= s.at && t < end);
+    const peak = (pick: (x: [number, number, number]) => number) => inside.reduce((m, x) => Math.max(m, pick(x)), 0);
+    return { name: s.name, wallMs: end - s.at, peakMb: peak((x) => x[1]), largestMb: peak((x) => x[2]) };
   });
 }
 

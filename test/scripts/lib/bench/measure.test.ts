@@ -27,7 +27,8 @@ describe('treeRssKb', () => {
     const self = treeRssKb(process.pid);
     expect(self.processes).toBeGreaterThanOrEqual(1);
     expect(self.kb).toBeGreaterThan(1000);
-    expect(treeRssKb(2 ** 22 + 1)).toEqual({ kb: 0, processes: 0 });
+    expect(self.largestKb).toBeLessThanOrEqual(self.kb);
+    expect(treeRssKb(2 ** 22 + 1)).toEqual({ kb: 0, processes: 0, largestKb: 0 });
   });
 });
 
@@ -36,7 +37,7 @@ describe('phaseFigures', () => {
     const run = {
       wallMs: 1000,
       lines: [[10, 'hello'], [300, '\x1b[32m[loader]\x1b[0m go'], [400, '[loader] again'], [700, 'pages now']] as Array<[number, string]>,
-      samples: [[100, 50], [200, 80], [350, 300], [650, 200], [800, 120], [950, 400]] as Array<[number, number]>,
+      samples: [[100, 50, 40], [200, 80, 70], [350, 300, 150], [650, 200, 190], [800, 120, 100], [950, 400, 380]] as Array<[number, number, number]>,
     };
     const phases = phaseFigures(run, [
       { name: 'start', start: /^/ },
@@ -45,9 +46,9 @@ describe('phaseFigures', () => {
       { name: 'pages', start: /^pages/ },
     ]);
     expect(phases).toEqual([
-      { name: 'start', wallMs: 300, peakMb: 80 },
-      { name: 'loader', wallMs: 400, peakMb: 300 },
-      { name: 'pages', wallMs: 300, peakMb: 400 },
+      { name: 'start', wallMs: 300, peakMb: 80, largestMb: 70 },
+      { name: 'loader', wallMs: 400, peakMb: 300, largestMb: 190 },
+      { name: 'pages', wallMs: 300, peakMb: 400, largestMb: 380 },
     ]);
   });
 });
