@@ -73,4 +73,20 @@ describe('a long session, built', () => {
     if (src) expect(existsSync(join(out, src, ''))).toBe(true);
     else expect(first[1]).toContain('id="anchor-map" data-map=');
   });
+  it('after lines are appended, reuses the unchanged pages of its last render, and builds what a clean build builds', async () => {
+    const before = pages.size;
+    // The generator is deterministic: a larger target writes the same lines, then more.
+    await makeLargeSession(join(work, 'src'), 11e6);
+    const grown = await buildSite(out, { SESSIONPRESS_SOURCE: join(work, 'src') });
+    expect(grown.code, grown.log.slice(-3000)).toBe(0);
+    const reused = Number(/(\d+) unchanged pages? of changed sessions reused/.exec(grown.log.replace(/\x1b\[[0-9;]*m/g, ''))?.[1] ?? 0);
+    // Every page but the last, which took the new lines.
+    expect(reused).toBe(before - 1);
+    const clean = join(work, 'clean');
+    const fresh = await buildSite(clean, { SESSIONPRESS_SOURCE: join(work, 'src') });
+    expect(fresh.code, fresh.log.slice(-3000)).toBe(0);
+    const files = listFiles(join(clean, 'sessions')).filter((f) => f.endsWith('.html'));
+    expect(files.length).toBeGreaterThan(before);
+    for (const f of files) expect(readFileSync(join(out, f.slice(clean.length)), 'utf8'), f).toBe(readFileSync(f, 'utf8'));
+  }, 900_000);
 });

@@ -24,10 +24,14 @@ export interface SessionJob {
   folderSlug: string;
   redaction: RedactionOptions;
   render: RenderSessionOptions;
+  /** A digest of the settings and code a render depends on: pages carry it, so a later render may reuse them. */
+  renderSalt?: string;
+  /** The render cache key of this session's last render (it changed since): its unchanged pages are reused. */
+  previousKey?: string;
 }
 
 export type SessionJobResult =
-  | { ok: true; data: SessionEntryData; bytes: number; ms: number; filePath?: string }
+  | { ok: true; data: SessionEntryData; bytes: number; ms: number; filePath?: string; /** Pages taken from the session's last render. */ pagesReused?: number }
   | {
       ok: false;
       reason: 'empty' | 'metadata-only';
@@ -55,13 +59,21 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
     return { ok: false, reason: opened.result.reason, diagnostics, sourceFile: redactor.redactText(source.relPath), bytes: opened.bytes, ms: elapsed() };
   }
   const session = opened.result.session;
-  const rendered = await renderSession(session, job.render);
+  const cache = createRenderCache(job.cacheDir);
+  const previous = job.previousKey && job.previousKey !== job.cacheKey ? job.previousKey : undefined;
+  const digests = previous ? await cache.readPageDigests(previous) : [];
+  let pagesReused = 0;
+  const read = async (page: number) => {
+    pagesReused++;
+    return (await cache.readPage(previous!, page)).transcript;
+  };
+  const rendered = await renderSession(session, job.render, job.renderSalt === undefined ? undefined : { salt: job.renderSalt, ...(digests.length ? { previous: { digests, read } } : {}) });
   const projectPath = redactor.redactText(session.facts.projectPath);
   const project = sessionProject(source.projectFolder, projectPath, session.facts, redactor);
   // The Markdown names the project as the page does: the name of the project it is listed under, from redacted paths.
   const twin = markdownTwin({ ...session, facts: { ...session.facts, projectPath, projectName: project.projectName } }, rendered.anchors);
   const anchorMap = sessionAnchorMap(rendered);
-  await createRenderCache(job.cacheDir).write(job.cacheKey, rendered, twin, anchorMap && !anchorMapInline(anchorMap) ? anchorMap : undefined);
+  await cache.write(job.cacheKey, rendered, twin, anchorMap && !anchorMapInline(anchorMap) ? anchorMap : undefined);
   const data = toEntryData(
     { ...session, file: redactor.redactText(session.file), diagnostics: redactDiagnostics(session.diagnostics, redactor), facts: { ...session.facts, projectPath } },
     rendered,
@@ -69,7 +81,7 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
     { folderSlug: job.folderSlug, project, cacheKey: job.cacheKey },
     anchorMap,
   );
-  return { ok: true, data, bytes: opened.bytes, ms: elapsed(), filePath: storeFilePath(job.projectRoot, source.path, redactor) };
+  return { ok: true, data, bytes: opened.bytes, ms: elapsed(), filePath: storeFilePath(job.projectRoot, source.path, redactor), ...(pagesReused ? { pagesReused } : {}) };
 }
 
 /** Diagnostics quote file names and line heads: they go through the session's redactor before they are stored. */

@@ -18,7 +18,10 @@ export type RenderCache = ReturnType<typeof createRenderCache>;
 /**
  * The on-disk render cache, and the only code that knows its layout: one
  * folder per content digest holding the pages (`page-<n>.html`), abandoned
- * branches (`abandoned.html`) and the session as Markdown (`session.md`), plus content-hashed assets shared by all
+ * branches (`abandoned.html`), the session as Markdown (`session.md`), the
+ * digest of each page (`page-digests.json`: a grown session's next render
+ * reuses the pages whose digest is the same) and, for a long session, its
+ * anchor map (`anchors.json`), plus content-hashed assets shared by all
  * sessions (`assets/<name>`). The loader writes it, the pages read it.
  * Everything in it is rendered from redacted data.
  *
@@ -38,6 +41,7 @@ export function createRenderCache(astroCacheDir: string) {
   const pageFile = (key: string, page: number) => join(root, key, `page-${page}.html`);
   const markdownFile = (key: string) => join(root, key, 'session.md');
   const anchorsFile = (key: string) => join(root, key, 'anchors.json');
+  const digestsFile = (key: string) => join(root, key, 'page-digests.json');
   return {
     root,
     has(key: string): boolean {
@@ -53,6 +57,7 @@ export function createRenderCache(astroCacheDir: string) {
       await writeFile(join(dir, 'abandoned.html'), rendered.abandoned.value);
       await writeFile(markdownFile(key), markdown);
       if (anchorMap) await writeFile(anchorsFile(key), JSON.stringify(anchorMap));
+      if (rendered.pageDigests) await writeFile(digestsFile(key), JSON.stringify(rendered.pageDigests));
       for (const a of rendered.assets) {
         const path = join(assetsDir, a.name);
         if (!existsSync(path)) await writeFile(path, a.bytes);
@@ -69,6 +74,15 @@ export function createRenderCache(astroCacheDir: string) {
     /** The whole session as Markdown (`markdownTwin`), served beside its first page. */
     readMarkdown(key: string): Promise<string> {
       return readFile(markdownFile(key), 'utf8');
+    },
+    /** The page digests of a render (`RenderedSession.pageDigests`), or none when it has none or is gone. */
+    async readPageDigests(key: string): Promise<string[]> {
+      try {
+        const list: unknown = JSON.parse(await readFile(digestsFile(key), 'utf8'));
+        return Array.isArray(list) && list.every((d) => typeof d === 'string') ? list : [];
+      } catch {
+        return [];
+      }
     },
     /** The anchor map of a long session, as `write` was given it (JSON text). */
     readAnchorMap(key: string): Promise<string> {

@@ -35,6 +35,21 @@ export interface RenderedSession {
   /** Tool call (`tool_use`) id → page, for every call shown, its subagents' included (`#t-<id>` links are forwarded too). */
   toolAnchors: Record<string, number>;
   assets: AssetRef[];
+  /**
+   * A digest of what each page shows (its messages, their subagents, fork
+   * markers, the settings and code of the render), when `PageReuse` was
+   * given: the next render of a grown session reuses the pages whose digest
+   * is the same. Empty for a page that emitted an image (always rendered).
+   */
+  pageDigests?: string[];
+}
+
+/** What lets a render reuse the pages of the last render of the same session (a session that grew by appended lines). */
+export interface PageReuse {
+  /** Mixed into every page's digest: the settings and the code a render depends on. */
+  salt: string;
+  /** The last render's page digests, and a reader of its pages. */
+  previous?: { digests: string[]; read: (page: number) => Promise<SafeHtml> };
 }
 
 export interface RenderSessionOptions {
@@ -63,12 +78,14 @@ export function assetName(bytes: Buffer, mediaType: string): string {
  * the result by content digest. Pages are cut by `paginateTurns` (by turns and
  * by weight), so a message keeps its page when the session grows.
  */
-export async function renderSession(session: Session, options: RenderSessionOptions): Promise<RenderedSession> {
+export async function renderSession(session: Session, options: RenderSessionOptions, reuse?: PageReuse): Promise<RenderedSession> {
   await prepareMessages([...session.messages, ...session.abandoned.flatMap((b) => b.messages)]);
   const assets = new Map<string, AssetRef>();
+  let pageEmitted = false;
   const ctx = createRenderContext({
     emitAsset(bytes: Buffer, mediaType: string): string {
       const name = assetName(bytes, mediaType);
+      pageEmitted = true;
       if (!assets.has(name)) assets.set(name, { name, mediaType, bytes });
       return `${options.assetBase}${name}`;
     },
@@ -106,11 +123,22 @@ export async function renderSession(session: Session, options: RenderSessionOpti
     const facts = overview.add(turn, (uuid) => anchors[uuid] ?? page);
     if (turn.prompt) toc.push({ n: turn.index, uuid: turn.prompt.uuid, text: tocText(turn.prompt.text), page, ...facts });
   }
-  for (const turns of chunks) {
+  const pageDigests: string[] = [];
+  for (const [i, turns] of chunks.entries()) {
+    const digest = reuse ? pageDigest(reuse.salt, turns, forkMarkers) : '';
+    if (reuse) pageDigests.push(digest);
+    // A page whose messages are those of the last render's page: its HTML is that page's.
+    if (digest && reuse?.previous?.digests[i] === digest) {
+      pages.push(await reuse.previous.read(i + 1));
+      continue;
+    }
     const parts: SafeHtml[] = [];
     startPage(ctx);
+    pageEmitted = false;
     for (const turn of turns) parts.push(renderTurn(turn, ctx, forkMarkers));
     pages.push(unescapeTextQuotes(joinHtml(parts, NEWLINE)));
+    // Its images are known only by rendering it: such a page is rendered every time.
+    if (reuse && pageEmitted) pageDigests[i] = '';
   }
 
   startPage(ctx);
@@ -122,7 +150,31 @@ export async function renderSession(session: Session, options: RenderSessionOpti
     NEWLINE,
   ));
 
-  return { pages, abandoned, toc, overview: overview.result(), anchors, toolAnchors, assets: [...assets.values()] };
+  return { pages, abandoned, toc, overview: overview.result(), anchors, toolAnchors, assets: [...assets.values()], ...(reuse ? { pageDigests } : {}) };
+}
+
+/**
+ * The digest of one page's content: its turns (index, whether continued, the
+ * messages with everything shown inside them, subagents included), the fork
+ * markers among them, and the salt. An object reached twice is written once,
+ * so shared subagents cost nothing more and cycles end.
+ */
+function pageDigest(salt: string, turns: Turn[], forkMarkers: Map<string, string[]>): string {
+  const hash = createHash('sha256').update(salt);
+  const seen = new WeakSet<object>();
+  const replacer = (_key: string, value: unknown) => {
+    if (value && typeof value === 'object') {
+      if (seen.has(value)) return '\u0000seen';
+      seen.add(value);
+    }
+    return value;
+  };
+  for (const turn of turns) {
+    const forks = turn.messages.flatMap((m) => (m.kind === 'assistant' ? m.uuids : [m.uuid]).flatMap((id) => forkMarkers.get(id) ?? []));
+    hash.update(JSON.stringify([turn.index, isContinuation(turn), turn.prompt?.uuid ?? null, forks, turn.messages], replacer) ?? '');
+    hash.update('\n');
+  }
+  return hash.digest('hex');
 }
 
 const NEWLINE = html`\n`;
