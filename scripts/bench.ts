@@ -4,7 +4,12 @@
  * Builds a corpus of a chosen size and prints figures: redaction throughput,
  * then for a cold build, a rebuild with nothing changed and a rebuild after one
  * session changed: wall time, peak memory (whole process tree), output size,
- * pagefind's share, the index size and the heaviest page. The default corpus is
+ * pagefind's share, the index size and the heaviest page, and each phase's
+ * wall time and peak memory (start, loader, bundle, pages, search, finish; cut
+ * at the first log line of each). Memory is sampled every 100 ms from the
+ * process tree only (its /proc children files): about 1 ms of CPU a sample,
+ * 1 % of one core, printed with the results; the sampler before this one read
+ * all of /proc each time, 45 ms a sample with 135 processes on the machine. The default corpus is
  * `../shared/corpus/projects` copied 20 times into distinct project folders,
  * every uuid rewritten per copy so that no two files are byte-identical.
  *
@@ -25,7 +30,7 @@ import { benchRedaction } from './lib/bench-redaction.js';
 import { cclBaseline, cctBaseline, findBaselines, type Baseline } from './lib/bench/baselines.js';
 import { makeCopies } from './lib/bench/corpus.js';
 import { makeLargeSession } from './lib/bench/large-session.js';
-import { folderBytes, measureRun } from './lib/bench/measure.js';
+import { folderBytes, measureRun, phaseFigures, SAMPLE_MS, type PhaseFigures, type PhaseMarker, type RunFigures } from './lib/bench/measure.js';
 import { heaviestPages, type PageWeight } from './lib/bench/page-weight.js';
 
 const repo = resolve(import.meta.dirname, '..');
@@ -42,7 +47,26 @@ interface BuildFigures {
   pagesReused?: number;
   distMb: number;
   indexMb: number;
+  /** Wall time and peak memory of each phase of the build (`BUILD_PHASES`). */
+  phases: PhaseFigures[];
+  sampler: RunFigures['sampler'];
 }
+
+/**
+ * The phases of a build, each starting with the first line Astro or
+ * Sessionpress prints for it: Astro starting and bundling Vite's dependencies;
+ * the loader (read, redact, model, render, in worker threads); Astro bundling
+ * the page templates; Astro writing the pages; the search index; the rest
+ * (cleaning the output folder, exiting).
+ */
+const BUILD_PHASES: PhaseMarker[] = [
+  { name: 'start', start: /^/ },
+  { name: 'loader', start: /\[content\] Syncing content/ },
+  { name: 'bundle', start: /\[content\] Synced content/ },
+  { name: 'pages', start: /generating static routes/ },
+  { name: 'search', start: /\[sessionpress-pagefind\]/ },
+  { name: 'finish', start: /\[build\] \d+ page\(s\) built in/ },
+];
 
 /** One tool's run in one phase. */
 interface PeerFigures {
@@ -208,6 +232,23 @@ function printSize(r: SizeResult): void {
       `| ${PHASE_LABEL[phase]} | ${spread(list.map((f) => f.wallMs), secs)} | ${spread(list.map((f) => f.peakRssMb), mb)} | ${spread(list.map((f) => f.maxRssMb), mb)} | ${spread(defined(list.map((f) => f.loaderMs)), secs)} | ${spread(defined(list.map((f) => f.pagesMs)), secs)} (${reused}) | ${spread(defined(list.map((f) => f.pagefindMs)), secs)} | ${spread(list.map((f) => f.distMb), mb1)} | ${spread(list.map((f) => f.indexMb), mb1)} |`,
     );
   }
+  console.log('\nWhere the time and memory go, phase by phase (wall time; peak RSS of the process tree while the phase ran, and in brackets of its largest single process):\n');
+  console.log(`| build | ${BUILD_PHASES.map((p) => p.name).join(' | ')} |`);
+  console.log(`|---|${BUILD_PHASES.map(() => '---').join('|')}|`);
+  for (const phase of PHASES) {
+    const list = r.ours[phase];
+    const cells = BUILD_PHASES.map(({ name }) => {
+      const of = list.map((f) => f.phases.find((p) => p.name === name)).filter((p): p is PhaseFigures => !!p);
+      return of.length ? `${spread(of.map((p) => p.wallMs), secs)}, ${spread(of.map((p) => p.peakMb), mb)} (${spread(of.map((p) => p.largestMb), mb)})` : '–';
+    });
+    console.log(`| ${PHASE_LABEL[phase]} | ${cells.join(' | ')} |`);
+  }
+  const all = PHASES.flatMap((phase) => r.ours[phase]);
+  const samples = all.reduce((n, f) => n + f.sampler.samples, 0);
+  const cpu = all.reduce((n, f) => n + f.sampler.cpuMs, 0);
+  console.log(
+    `\nmemory sampler: every ${SAMPLE_MS} ms, the process tree only (up to ${Math.max(...all.map((f) => f.sampler.processes))} processes); ${samples} samples cost ${cpu.toFixed(0)} ms of CPU (${samples ? (cpu / samples).toFixed(2) : '?'} ms each, ${((cpu / Math.max(1, all.reduce((n, f) => n + f.wallMs, 0))) * 100).toFixed(2)} % of one core)`,
+  );
   console.log(`\ndist/input: ${spread(r.ours.cold.map((f) => f.distMb / (r.inputBytes / 1e6)), (v) => v.toFixed(2))}`);
   const page = (p: PageWeight) => `${p.path} (${(p.bytes / 1024).toFixed(0)} KB, ${p.elements.toLocaleString('en')} elements)`;
   console.log(`heaviest pages by size: ${r.pages.bytes.map(page).join('; ')}`);
@@ -282,8 +323,11 @@ async function build(label: string, extraEnv: Record<string, string>, dist: stri
     pagesReused: Number(/\[sessionpress\] \d+ pages: \d+ rendered, (\d+) reused/.exec(plain)?.[1] ?? 0),
     distMb: distSize.bytes / 1e6,
     indexMb: indexBytes / 1e6,
+    phases: phaseFigures(run, BUILD_PHASES),
+    sampler: run.sampler,
   };
   console.log(`${secs(run.wallMs)}, peak ${f.peakRssMb.toFixed(0)} MB, ${f.pagesReused} pages reused`);
+  console.log(`  ${f.phases.map((p) => `${p.name} ${secs(p.wallMs)} (peak ${mb(p.peakMb)}, largest process ${mb(p.largestMb)})`).join(', ')}`);
   return f;
 }
 

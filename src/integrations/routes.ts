@@ -12,6 +12,7 @@ const PAGES: Page[] = [
   { pattern: '', file: 'index.astro' },
   { pattern: 'sessions/[...path]', file: 'sessions/[...path].astro' },
   { pattern: 'sessions/[...path]/index.md', file: 'sessions/[...path]/index.md.ts' },
+  { pattern: 'sessions/[...path]/anchors.json', file: 'sessions/[...path]/anchors.json.ts' },
   { pattern: 'page/[page]', file: 'page/[page].astro' },
   { pattern: 'list/[chunk].json', file: 'list/[chunk].json.ts' },
   { pattern: 'projects/[project]', file: 'projects/[project].astro' },

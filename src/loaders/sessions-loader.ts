@@ -100,6 +100,8 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
   const reporter = createReporter(projectRoot, config.sourceDir, totals);
   const plan = await planSync(context, config, projectRoot, cacheDir, reporter);
   const results = await runJobs(plan.jobs, cacheDir, context.logger);
+  const reusedPages = results.reduce((n, r) => n + (r.ok ? (r.pagesReused ?? 0) : 0), 0);
+  if (reusedPages) context.logger.info(`${reusedPages} unchanged page${reusedPages === 1 ? '' : 's'} of changed sessions reused from their last render`);
   await storeResults(context, plan, results, reporter);
   for (const id of plan.untouched) context.store.delete(id);
   totals.removed = plan.untouched.size;
@@ -161,6 +163,7 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
     indexThinking: config.search.indexThinking,
   };
   const settings = JSON.stringify({ pipeline: pipelineFingerprint(), redaction: config.redaction, render });
+  const renderSalt = generateDigest({ settings });
   // Empty and metadata-only files have no entry; the meta store remembers them (redacted, like entries).
   const skippedBefore = JSON.parse(meta.get('skipped') ?? '{}') as Record<string, SkippedRecord>;
   const plan: Plan = { layout, jobs: [], untouched: new Set(store.keys()), keep: new Set(), claimed: new Set(), skippedNow: {} };
@@ -189,7 +192,9 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
       continue;
     }
     const siblingAgents = owners.get(source.sessionId) ?? [];
-    plan.jobs.push({ id, digest, job: { source, projectRoot, cacheDir, root, siblingAgents, cacheKey: digest, redaction: config.redaction, render } });
+    // A session that changed (Claude Code appends to it) reuses the pages of its last render that show the same.
+    const previousKey = existing && cache.has(String(existing.data.cacheKey)) ? String(existing.data.cacheKey) : undefined;
+    plan.jobs.push({ id, digest, job: { source, projectRoot, cacheDir, root, siblingAgents, cacheKey: digest, redaction: config.redaction, render, renderSalt, ...(previousKey ? { previousKey } : {}) } });
   }
   return plan;
 }

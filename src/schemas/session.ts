@@ -85,6 +85,8 @@ export const sessionEntrySchema = z.object({
   pageCount: z.number().int().min(1),
   /** Where page 1 forwards `#m-` and `#t-` links it does not hold (src/lib/site/anchor-map.ts); only for sessions of more than one page. */
   anchorMap: z.object({ keyLength: z.number().int().min(1), pages: z.array(z.string()) }).optional(),
+  /** The map is too large for page 1 and the store: it is a file beside page 1 (`anchors.json`), fetched only to forward a link. */
+  anchorMapFile: z.boolean().optional(),
   hasAbandoned: z.boolean(),
   abandonedCount: z.number().int(),
   assets: z.array(z.object({ name: z.string(), mediaType: z.string() })),

@@ -130,7 +130,7 @@ function initTarget(): void {
     const id = decodeURIComponent(location.hash.slice(1));
     const el = id ? document.getElementById(id) : null;
     if (id && !el) {
-      forwardToPage(id);
+      void forwardToPage(id);
       return;
     }
     for (const old of document.querySelectorAll('.is-target')) old.classList.remove('is-target');
@@ -180,10 +180,16 @@ function landOnWord(mark: HTMLElement, marks: HTMLElement[], words: string[]): v
 }
 
 /** A message or tool call of a long session lives on another page: go there, keeping the anchor. */
-function forwardToPage(id: string): void {
+async function forwardToPage(id: string): Promise<void> {
   const data = document.getElementById('anchor-map');
   if (!data) return;
-  const map = JSON.parse(data.dataset.map ?? '{}') as AnchorMap & { base: string };
+  let map: AnchorMap & { base: string };
+  if (data.dataset.src) {
+    // A long session's map is a file beside page 1, fetched only now.
+    const response = await fetch(data.dataset.src).catch(() => undefined);
+    if (!response?.ok) return;
+    map = { ...((await response.json()) as AnchorMap), base: data.dataset.base ?? '' };
+  } else map = JSON.parse(data.dataset.map ?? '{}') as AnchorMap & { base: string };
   const page = pageOfAnchor(map, id);
   if (!page) return;
   const target = `${map.base}${page}/`;

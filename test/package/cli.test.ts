@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { JSDOM } from 'jsdom';
@@ -9,6 +9,7 @@ import { launchBrowser } from '../helpers/browser.js';
 import { install, packageListing, packRepository, run, userEnv, type Run } from '../helpers/package.js';
 import { serveStatic } from '../helpers/serve.js';
 import { corpusRoot, repoRoot } from '../helpers/shared.js';
+import { listFiles } from '../helpers/build.js';
 import { searchAndLand, sessionPagePaths, uniqueWord } from '../browser/site-helpers.js';
 import { gitIn } from '../helpers/blame-fixture.js';
 import { buildScenario } from '../helpers/blame-scenario.js';
@@ -17,7 +18,7 @@ import { buildScenario } from '../helpers/blame-scenario.js';
  * `npx sessionpress` as a user meets it: the repository packed as npm would
  * publish it, installed into an empty folder, and run there with the
  * machine's own Node (older than Astro needs on machines like ours, so the
- * command runs itself again on the Node 22 it depends on) on a project of the
+ * command fetches a Node 22 once into the user's cache folder and runs itself again on it) on a project of the
  * corpus copied beside it.
  */
 const work = mkdtempSync(join(tmpdir(), 'sp-package-'));
@@ -28,7 +29,14 @@ const source = join(work, 'projects');
 const site = join(app, 'site');
 let before: string[] = [];
 let build: Run;
-const npx = (...args: string[]) => run('npx', ['sessionpress', ...args], app);
+// The user's cache folder, where a Node 22 fetched on an older Node is kept: empty at the start.
+const userCache = join(work, 'user-cache');
+const npx = (...args: string[]) => run('npx', ['sessionpress', ...args], app, userEnv({ XDG_CACHE_HOME: userCache }));
+const FETCHING = /^sessionpress: Node v[\d.]+ is older than 22\.12, so it fetches Node 22 \(node-[\w-]+@22\) from the npm registry, once, into .+$/gm;
+const machineNodeIsOld = async () => {
+  const [major, minor] = (await run('node', ['--version'], app)).stdout.trim().slice(1).split('.').map(Number);
+  return major < 22 || (major === 22 && minor < 12);
+};
 
 beforeAll(async () => {
   const tarball = await packRepository(work);
@@ -43,13 +51,37 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('npx sessionpress build, from the packed package', () => {
   it('runs on the machine\'s Node and ends by saying where the site is and how to look at it', async () => {
-    // The Node a user's shell finds (v20 on this machine: the command then runs itself on its own Node 22).
+    // The Node a user's shell finds (v20 on this machine: the command then runs itself on a Node 22 it fetched).
     const node = await run('node', ['--version'], app);
     expect(node.out).toMatch(/^v\d+\./);
     expect(build.code, `${node.out}${build.out.slice(-3000)}`).toBe(0);
     expect(build.out).not.toContain('needs Node');
     expect(build.out).toContain('The site is in ./site');
     expect(build.out).toContain('npx sessionpress preview --out site');
+  });
+
+  it('installs no Node of its own: node_modules stays under 180 MB', () => {
+    const modules = join(app, 'node_modules');
+    const nodes = readdirSync(modules).filter((name) => name === 'node' || /^node(-bin)?-(linux|darwin|win|sunos|aix|freebsd)-/.test(name));
+    expect(nodes).toEqual([]);
+    expect(existsSync(join(modules, '.bin', 'node'))).toBe(false);
+    const bytes = listFiles(modules).reduce((sum, f) => sum + statSync(f).size, 0);
+    expect(bytes).toBeGreaterThan(10 * 2 ** 20);
+    expect(bytes).toBeLessThan(180 * 2 ** 20);
+  });
+
+  it('on an older Node, fetches Node 22 once, on demand, and says so in one line', async () => {
+    if (!(await machineNodeIsOld())) {
+      expect(build.out).not.toMatch(FETCHING);
+      expect(existsSync(userCache)).toBe(false);
+      return;
+    }
+    expect(build.out.match(FETCHING)).toHaveLength(1);
+    expect(readdirSync(join(userCache, 'sessionpress')).filter((name) => !name.includes('.fetch-'))).toHaveLength(1);
+    // The second run finds it in the user's cache folder: no second fetch, nothing said.
+    const again = await npx('--version');
+    expect(again.code).toBe(0);
+    expect(again.out).not.toMatch(FETCHING);
   });
 
   it('gives every session of the source its page, and no other', () => {
@@ -102,11 +134,9 @@ describe('npx sessionpress build, from the packed package', () => {
   });
 
   it('says in one line what to install when no Node new enough can run it', async () => {
-    const node = (await run('node', ['--version'], app)).stdout.trim();
-    const [major, minor] = node.slice(1).split('.').map(Number);
     // Only a machine whose own Node is too old takes this path (ours: v20). SESSIONPRESS_REEXEC marks the
-    // run as one already restarted on the bundled Node, as when that Node turns out too old as well.
-    if (major > 22 || (major === 22 && minor >= 12)) return;
+    // run as one already restarted on a Node 22, as when that Node turns out too old as well.
+    if (!(await machineNodeIsOld())) return;
     const old = await run('node', [join(installed, 'bin', 'sessionpress.mjs'), '--version'], app, userEnv({ SESSIONPRESS_REEXEC: '1' }));
     expect(old.code).toBe(1);
     expect(old.out.trim().split('\n')).toHaveLength(1);

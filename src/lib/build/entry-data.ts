@@ -25,6 +25,7 @@ export function toEntryData(
   rendered: RenderedSession,
   loaded: Pick<OpenedSession, 'findings'>,
   ids: { identity: SessionIdentity; cacheKey: string },
+  anchorMap: AnchorMap | undefined = sessionAnchorMap(rendered),
 ): SessionEntryData {
   const subagentCount = countSubagents(session.messages);
   return {
@@ -41,7 +42,7 @@ export function toEntryData(
     toc: rendered.toc,
     overview: rendered.overview,
     pageCount: rendered.pages.length,
-    ...(rendered.pages.length > 1 ? { anchorMap: anchorMapOf(rendered) } : {}),
+    ...(anchorMap ? (anchorMapInline(anchorMap) ? { anchorMap } : { anchorMapFile: true }) : {}),
     hasAbandoned: session.abandoned.length > 0,
     abandonedCount: session.abandoned.length,
     assets: rendered.assets.map(({ name, mediaType }) => ({ name, mediaType })),
@@ -57,6 +58,24 @@ export function toEntryData(
     hiddenCounts: session.hiddenCounts,
     unknownMetadata: session.unknownMetadata,
   };
+}
+
+/**
+ * Largest anchor map page 1 carries itself (JSON characters). A longer one (a
+ * session of thousands of messages: 55,000 anchors make 400 KB) is written
+ * beside page 1 and fetched only when a link must be forwarded, so neither
+ * page 1 nor the content store grows with the session.
+ */
+export const ANCHOR_MAP_INLINE_MAX = 16 * 1024;
+
+/** Whether page 1 carries the map itself (else it is the file `anchors.json` beside it). */
+export function anchorMapInline(map: AnchorMap): boolean {
+  return JSON.stringify(map).length <= ANCHOR_MAP_INLINE_MAX;
+}
+
+/** The anchor map of a session of more than one page (undefined for one page). */
+export function sessionAnchorMap(rendered: RenderedSession): AnchorMap | undefined {
+  return rendered.pages.length > 1 ? anchorMapOf(rendered) : undefined;
 }
 
 /** The anchors of every page, messages and tool calls, as the small map page 1 forwards links with. */

@@ -65,6 +65,11 @@ export function markdownPageKey(entryDigest: string): string {
   return jsonDigest([PAGE_KEY_VERSION, 'markdown', entryDigest]);
 }
 
+/** The cache key of a long session's anchor map (`…/<session>/anchors.json`): its own entry's render alone. */
+export function anchorMapPageKey(entryDigest: string): string {
+  return jsonDigest([PAGE_KEY_VERSION, 'anchors', entryDigest]);
+}
+
 /** The link to another session a page shows: its slug and title. */
 export interface NeighbourLink {
   slug: string;

@@ -3,7 +3,7 @@ import { relative } from 'node:path';
 import { toPosix, type SessionSource } from '../discover.js';
 import { markdownTwin } from '../export/twin.js';
 import type { RedactionOptions, Redactor } from '../redact/types.js';
-import { toEntryData, type SessionEntryData } from './entry-data.js';
+import { anchorMapInline, sessionAnchorMap, toEntryData, type SessionEntryData } from './entry-data.js';
 import { openSession } from './open-session.js';
 import { createRenderCache } from './render-cache.js';
 import { renderSession, type RenderSessionOptions } from './render-session.js';
@@ -21,10 +21,14 @@ export interface SessionJob {
   cacheKey: string;
   redaction: RedactionOptions;
   render: RenderSessionOptions;
+  /** A digest of the settings and code a render depends on: pages carry it, so a later render may reuse them. */
+  renderSalt?: string;
+  /** The render cache key of this session's last render (it changed since): its unchanged pages are reused. */
+  previousKey?: string;
 }
 
 export type SessionJobResult =
-  | { ok: true; data: SessionEntryData; bytes: number; ms: number; filePath?: string }
+  | { ok: true; data: SessionEntryData; bytes: number; ms: number; filePath?: string; /** Pages taken from the session's last render. */ pagesReused?: number }
   | {
       ok: false;
       reason: 'empty' | 'metadata-only';
@@ -52,11 +56,20 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
   }
   // Redacted whole by openSession: file name, diagnostics, and the project's path and name from its identity.
   const session = opened.result.session;
-  const rendered = await renderSession(session, job.render);
+  const cache = createRenderCache(job.cacheDir);
+  const previous = job.previousKey && job.previousKey !== job.cacheKey ? job.previousKey : undefined;
+  const digests = previous ? await cache.readPageDigests(previous) : [];
+  let pagesReused = 0;
+  const read = async (page: number) => {
+    pagesReused++;
+    return (await cache.readPage(previous!, page)).transcript;
+  };
+  const rendered = await renderSession(session, job.render, job.renderSalt === undefined ? undefined : { salt: job.renderSalt, ...(digests.length ? { previous: { digests, read } } : {}) });
   const twin = markdownTwin(session, rendered.anchors);
-  await createRenderCache(job.cacheDir).write(job.cacheKey, rendered, twin);
-  const data = toEntryData(session, rendered, opened, { identity: opened.identity, cacheKey: job.cacheKey });
-  return { ok: true, data, bytes: opened.bytes, ms: elapsed(), filePath: storeFilePath(job.projectRoot, source.path, redactor) };
+  const anchorMap = sessionAnchorMap(rendered);
+  await cache.write(job.cacheKey, rendered, twin, anchorMap && !anchorMapInline(anchorMap) ? anchorMap : undefined);
+  const data = toEntryData(session, rendered, opened, { identity: opened.identity, cacheKey: job.cacheKey }, anchorMap);
+  return { ok: true, data, bytes: opened.bytes, ms: elapsed(), filePath: storeFilePath(job.projectRoot, source.path, redactor), ...(pagesReused ? { pagesReused } : {}) };
 }
 
 /**

@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { reviveCachedHtml, type SafeHtml } from '../render/sanitize.js';
 import type { RenderedSession } from './render-session.js';
+import type { AnchorMap } from '../site/anchor-map.js';
 
 /**
  * Where a build lists every problem it found, one per line as compilers print
@@ -17,7 +18,10 @@ export type RenderCache = ReturnType<typeof createRenderCache>;
 /**
  * The on-disk render cache, and the only code that knows its layout: one
  * folder per content digest holding the pages (`page-<n>.html`), abandoned
- * branches (`abandoned.html`) and the session as Markdown (`session.md`), plus content-hashed assets shared by all
+ * branches (`abandoned.html`), the session as Markdown (`session.md`), the
+ * digest of each page (`page-digests.json`: a grown session's next render
+ * reuses the pages whose digest is the same) and, for a long session, its
+ * anchor map (`anchors.json`), plus content-hashed assets shared by all
  * sessions (`assets/<name>`). The loader writes it, the pages read it.
  * Everything in it is rendered from redacted data.
  *
@@ -36,12 +40,15 @@ export function createRenderCache(astroCacheDir: string) {
   const assetsDir = join(root, 'assets');
   const pageFile = (key: string, page: number) => join(root, key, `page-${page}.html`);
   const markdownFile = (key: string) => join(root, key, 'session.md');
+  const anchorsFile = (key: string) => join(root, key, 'anchors.json');
+  const digestsFile = (key: string) => join(root, key, 'page-digests.json');
   return {
     root,
     has(key: string): boolean {
       return existsSync(pageFile(key, 1)) && existsSync(markdownFile(key));
     },
-    async write(key: string, rendered: RenderedSession, markdown: string): Promise<void> {
+    /** `anchorMap`: a map too large for page 1, written beside the pages (`anchors.json`). */
+    async write(key: string, rendered: RenderedSession, markdown: string, anchorMap?: AnchorMap): Promise<void> {
       const dir = join(root, key);
       await rm(dir, { recursive: true, force: true });
       await mkdir(dir, { recursive: true });
@@ -49,6 +56,8 @@ export function createRenderCache(astroCacheDir: string) {
       await Promise.all(rendered.pages.map((html, i) => writeFile(pageFile(key, i + 1), html.value)));
       await writeFile(join(dir, 'abandoned.html'), rendered.abandoned.value);
       await writeFile(markdownFile(key), markdown);
+      if (anchorMap) await writeFile(anchorsFile(key), JSON.stringify(anchorMap));
+      if (rendered.pageDigests) await writeFile(digestsFile(key), JSON.stringify(rendered.pageDigests));
       for (const a of rendered.assets) {
         const path = join(assetsDir, a.name);
         if (!existsSync(path)) await writeFile(path, a.bytes);
@@ -65,6 +74,19 @@ export function createRenderCache(astroCacheDir: string) {
     /** The whole session as Markdown (`markdownTwin`), served beside its first page. */
     readMarkdown(key: string): Promise<string> {
       return readFile(markdownFile(key), 'utf8');
+    },
+    /** The page digests of a render (`RenderedSession.pageDigests`), or none when it has none or is gone. */
+    async readPageDigests(key: string): Promise<string[]> {
+      try {
+        const list: unknown = JSON.parse(await readFile(digestsFile(key), 'utf8'));
+        return Array.isArray(list) && list.every((d) => typeof d === 'string') ? list : [];
+      } catch {
+        return [];
+      }
+    },
+    /** The anchor map of a long session, as `write` was given it (JSON text). */
+    readAnchorMap(key: string): Promise<string> {
+      return readFile(anchorsFile(key), 'utf8');
     },
     /** An asset (an image from a transcript) written by the renderer. */
     readAsset(name: string): Promise<Buffer> {

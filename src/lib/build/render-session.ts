@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createRenderContext, prepareMessages, renderTranscriptSafe, startPage } from '../render/render-message.js';
 import { html, joinHtml, unescapeTextQuotes, type SafeHtml } from '../render/sanitize.js';
 import type { Message, Session, Turn } from '../transcript/types.js';
-import { paginateTurns, shownCalls } from '../site/pages.js';
+import { isContinuation, paginateTurns, shownCalls } from '../site/pages.js';
 import { promptTitleText, shortenTitle } from '../transcript/build-session.js';
 import { createOverviewCollector, type PromptFacts, type SessionOverview } from './session-overview.js';
 
@@ -35,6 +35,21 @@ export interface RenderedSession {
   /** Tool call (`tool_use`) id → page, for every call shown, its subagents' included (`#t-<id>` links are forwarded too). */
   toolAnchors: Record<string, number>;
   assets: AssetRef[];
+  /**
+   * A digest of what each page shows (its messages, their subagents, fork
+   * markers, the settings and code of the render), when `PageReuse` was
+   * given: the next render of a grown session reuses the pages whose digest
+   * is the same. Empty for a page that emitted an image (always rendered).
+   */
+  pageDigests?: string[];
+}
+
+/** What lets a render reuse the pages of the last render of the same session (a session that grew by appended lines). */
+export interface PageReuse {
+  /** Mixed into every page's digest: the settings and the code a render depends on. */
+  salt: string;
+  /** The last render's page digests, and a reader of its pages. */
+  previous?: { digests: string[]; read: (page: number) => Promise<SafeHtml> };
 }
 
 export interface RenderSessionOptions {
@@ -60,15 +75,17 @@ export function assetName(bytes: Buffer, mediaType: string): string {
 
 /**
  * Renders a session's transcript to HTML pages once, so that a build can cache
- * the result by content digest. Pages hold whole turns, a fixed number each, so
- * a message keeps its page when the session grows.
+ * the result by content digest. Pages are cut by `paginateTurns` (by turns and
+ * by weight), so a message keeps its page when the session grows.
  */
-export async function renderSession(session: Session, options: RenderSessionOptions): Promise<RenderedSession> {
+export async function renderSession(session: Session, options: RenderSessionOptions, reuse?: PageReuse): Promise<RenderedSession> {
   await prepareMessages([...session.messages, ...session.abandoned.flatMap((b) => b.messages)]);
   const assets = new Map<string, AssetRef>();
+  let pageEmitted = false;
   const ctx = createRenderContext({
     emitAsset(bytes: Buffer, mediaType: string): string {
       const name = assetName(bytes, mediaType);
+      pageEmitted = true;
       if (!assets.has(name)) assets.set(name, { name, mediaType, bytes });
       return `${options.assetBase}${name}`;
     },
@@ -91,18 +108,37 @@ export async function renderSession(session: Session, options: RenderSessionOpti
   const toc: TocItem[] = [];
   const overview = createOverviewCollector();
   const chunks = paginateTurns(session.turns, options.pageSize);
+  // Where everything landed first: a turn split by weight spans pages, and what its overview
+  // facts link to (a file's edit, a commit, a subagent) is on the page of that message.
+  const turnPage = new Map<number, number>();
   for (const [i, turns] of chunks.entries()) {
-    const page = i + 1;
+    for (const turn of turns) {
+      if (!turnPage.has(turn.index)) turnPage.set(turn.index, i + 1);
+      for (const m of turn.messages) anchors[m.uuid] = i + 1;
+      for (const call of shownCalls(turn.messages)) toolAnchors[call.id] ??= i + 1;
+    }
+  }
+  for (const turn of session.turns) {
+    const page = turnPage.get(turn.index) ?? 1;
+    const facts = overview.add(turn, (uuid) => anchors[uuid] ?? page);
+    if (turn.prompt) toc.push({ n: turn.index, uuid: turn.prompt.uuid, text: tocText(turn.prompt.text), page, ...facts });
+  }
+  const pageDigests: string[] = [];
+  for (const [i, turns] of chunks.entries()) {
+    const digest = reuse ? pageDigest(reuse.salt, turns, forkMarkers) : '';
+    if (reuse) pageDigests.push(digest);
+    // A page whose messages are those of the last render's page: its HTML is that page's.
+    if (digest && reuse?.previous?.digests[i] === digest) {
+      pages.push(await reuse.previous.read(i + 1));
+      continue;
+    }
     const parts: SafeHtml[] = [];
     startPage(ctx);
-    for (const turn of turns) {
-      const facts = overview.add(turn, page);
-      if (turn.prompt) toc.push({ n: turn.index, uuid: turn.prompt.uuid, text: tocText(turn.prompt.text), page, ...facts });
-      for (const m of turn.messages) anchors[m.uuid] = page;
-      for (const call of shownCalls(turn.messages)) toolAnchors[call.id] ??= page;
-      parts.push(renderTurn(turn, ctx, forkMarkers));
-    }
+    pageEmitted = false;
+    for (const turn of turns) parts.push(renderTurn(turn, ctx, forkMarkers));
     pages.push(unescapeTextQuotes(joinHtml(parts, NEWLINE)));
+    // Its images are known only by rendering it: such a page is rendered every time.
+    if (reuse && pageEmitted) pageDigests[i] = '';
   }
 
   startPage(ctx);
@@ -114,7 +150,31 @@ export async function renderSession(session: Session, options: RenderSessionOpti
     NEWLINE,
   ));
 
-  return { pages, abandoned, toc, overview: overview.result(), anchors, toolAnchors, assets: [...assets.values()] };
+  return { pages, abandoned, toc, overview: overview.result(), anchors, toolAnchors, assets: [...assets.values()], ...(reuse ? { pageDigests } : {}) };
+}
+
+/**
+ * The digest of one page's content: its turns (index, whether continued, the
+ * messages with everything shown inside them, subagents included), the fork
+ * markers among them, and the salt. An object reached twice is written once,
+ * so shared subagents cost nothing more and cycles end.
+ */
+function pageDigest(salt: string, turns: Turn[], forkMarkers: Map<string, string[]>): string {
+  const hash = createHash('sha256').update(salt);
+  const seen = new WeakSet<object>();
+  const replacer = (_key: string, value: unknown) => {
+    if (value && typeof value === 'object') {
+      if (seen.has(value)) return '\u0000seen';
+      seen.add(value);
+    }
+    return value;
+  };
+  for (const turn of turns) {
+    const forks = turn.messages.flatMap((m) => (m.kind === 'assistant' ? m.uuids : [m.uuid]).flatMap((id) => forkMarkers.get(id) ?? []));
+    hash.update(JSON.stringify([turn.index, isContinuation(turn), turn.prompt?.uuid ?? null, forks, turn.messages], replacer) ?? '');
+    hash.update('\n');
+  }
+  return hash.digest('hex');
 }
 
 const NEWLINE = html`\n`;
@@ -136,7 +196,9 @@ function renderTurn(turn: Turn, ctx: ReturnType<typeof createRenderContext>, for
     }
   }
   if (run.length) out.push(renderTranscriptSafe(run, ctx));
-  return html`<section class="turn" data-turn="${turn.index}">${joinHtml(out, NEWLINE)}</section>`;
+  // A turn too heavy for one page goes on over the next ones (src/lib/site/pages.ts).
+  const continued = isContinuation(turn) ? html`<p class="turn-continued" data-pagefind-ignore="all">Prompt ${turn.index}, continued from the previous page</p>` : html``;
+  return html`<section class="turn" data-turn="${turn.index}">${continued}${joinHtml(out, NEWLINE)}</section>`;
 }
 
 function tocText(text: string): string {

@@ -163,21 +163,26 @@ export function createOverviewCollector() {
   let commitCount = 0;
 
   return {
-    add(turn: Turn, page: number): PromptFacts {
+    /** `page`: the page of the turn, or of each message by its uuid (a turn split by weight spans pages). */
+    add(turn: Turn, page: number | ((uuid: string) => number)): PromptFacts {
       const prompt = turn.prompt ? turn.index : 0;
+      const pageOf = typeof page === 'function' ? page : () => page;
       const calls = turnCalls(turn.messages);
       const changed = fileChanges(calls);
       for (const { call, path } of changed) {
         const known = files.get(path);
         if (known) known.edits++;
-        else files.set(path, { path, edits: 1, page, prompt, uuid: messageOf(turn, calls.includes(call) ? call : ownerCall(calls, call)) });
+        else {
+          const uuid = messageOf(turn, calls.includes(call) ? call : ownerCall(calls, call));
+          files.set(path, { path, edits: 1, page: pageOf(uuid), prompt, uuid });
+        }
       }
       // Agents in reading order: those the calls spawned, and forks where they were forked.
       for (const m of turn.messages) {
         for (const sub of agentsIn(m, false)) {
           subagentCount++;
           const call = m.kind === 'assistant' ? m.toolCalls.find((c) => spawnedBy(c).includes(sub)) : undefined;
-          if (subagents.length < OVERVIEW_LIMITS.subagents) subagents.push(subagentEntry(sub, call, { page, prompt, uuid: m.uuid }));
+          if (subagents.length < OVERVIEW_LIMITS.subagents) subagents.push(subagentEntry(sub, call, { page: pageOf(m.uuid), prompt, uuid: m.uuid }));
         }
       }
       for (const call of calls) {
@@ -185,7 +190,10 @@ export function createOverviewCollector() {
           const c = commitOf(call);
           if (!c) continue;
           commitCount++;
-          if (commits.length < OVERVIEW_LIMITS.commits) commits.push({ ...c, page, prompt, uuid: messageOf(turn, call) });
+          if (commits.length < OVERVIEW_LIMITS.commits) {
+            const uuid = messageOf(turn, call);
+            commits.push({ ...c, page: pageOf(uuid), prompt, uuid });
+          }
         }
       }
       const paths = [...new Set(changed.map((c) => c.path))];

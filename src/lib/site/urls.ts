@@ -57,6 +57,11 @@ export function sessionMarkdownUrl(base: string, slug: string): string {
   return `${sessionUrl(base, slug)}index.md`;
 }
 
+/** The anchor map of a long session, beside its first page (`anchors.json`, see src/lib/build/entry-data.ts). */
+export function sessionAnchorMapUrl(base: string, slug: string): string {
+  return `${sessionUrl(base, slug)}anchors.json`;
+}
+
 /**
  * A link from a session's Markdown (`sessionMarkdownUrl`) to a place on its
  * pages, relative to the Markdown file: `./#m-<uuid>`, `2/#m-<uuid>`. It holds

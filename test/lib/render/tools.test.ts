@@ -390,7 +390,12 @@ describe('shared behaviour', () => {
     const details = preview!.querySelector(':scope > details.more');
     expect(details!.hasAttribute('open')).toBe(false);
     expect(details!.querySelector('summary')?.textContent).toMatch(/^Show 110 more lines$/);
-    expect(text(details!.querySelector('pre'))).toContain('line 119');
+    expect(text(details!)).toContain('line 119');
+    // Past the lines search indexes, the rest is shown but left out of the index.
+    const unindexed = text(details!.querySelector('[data-pagefind-ignore]'));
+    expect(unindexed).toMatch(/^line 100\b/);
+    expect(unindexed).toContain('line 119');
+    expect(unindexed).not.toMatch(/\bline 99\b/);
   });
 
   it('keeps short output open', () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { buildAnchorMap, pageOfAnchor, anchorKey } from '../../../src/lib/site/anchor-map.js';
 import { paginateTurns, shownCalls } from '../../../src/lib/site/pages.js';
 import { renderSession } from '../../../src/lib/build/render-session.js';
-import { toEntryData } from '../../../src/lib/build/entry-data.js';
+import { anchorMapInline, ANCHOR_MAP_INLINE_MAX, toEntryData } from '../../../src/lib/build/entry-data.js';
 import { messageAnchor, toolAnchor } from '../../../src/lib/site/urls.js';
 import { corpusRoot, fixturesRoot, loadExpect } from '../../helpers/shared.js';
 import { loadSessionFile } from '../../helpers/sessions.js';
@@ -115,8 +115,9 @@ describe('the anchor map of a rendered session', () => {
   }, 120_000);
 
   it('a one-page session has no map', async () => {
-    const s = await loadSessionFile(corpusRoot, '-src-deep-manifest/a7da6a22-facc-4fcd-8bab-f83c87862004.jsonl');
+    const s = await loadSessionFile(corpusRoot, '-fixtures-claude-code-transcripts/sample_session.jsonl');
     const rendered = await renderSession(s, { pageSize: 1000, assetBase: '/assets/', indexToolOutput: false, indexThinking: false });
+    expect(rendered.pages).toHaveLength(1);
     expect(toEntryData(s, rendered, { findings: [] }, { identity: { entryId: `p/${s.sessionId}`, folderSlug: 'p', projectSlug: 'p', projectName: 'p', projectPath: '/p', copyFolder: '-p' }, cacheKey: 'k' }).anchorMap).toBeUndefined();
   }, 120_000);
 
@@ -137,6 +138,25 @@ describe('the anchor map of a rendered session', () => {
     const old = attributeBytes({ base: '/sessions/p/s/', pages: Object.fromEntries(messages.map(([id, p]) => [id.slice(2), p])) });
     const now = attributeBytes({ base: '/sessions/p/s/', ...map });
     expect(now).toBeLessThan(old / 3);
+  }, 120_000);
+});
+
+describe('where page 1 finds the map', () => {
+  it('carries a small map itself, and leaves a large one to a file beside it, so page 1 does not grow with the session', async () => {
+    const s = await loadSessionFile(corpusRoot, '-src-deep-manifest/a7da6a22-facc-4fcd-8bab-f83c87862004.jsonl');
+    const rendered = await renderSession(s, { pageSize: 2, assetBase: '/assets/', indexToolOutput: false, indexThinking: false });
+    const ids = { identity: { entryId: 'p/s', folderSlug: 'p', projectSlug: 'p', projectName: 'p', projectPath: '/p', copyFolder: '-p' }, cacheKey: 'k' };
+    const small = toEntryData(s, rendered, { findings: [] }, ids);
+    expect(small.anchorMap).toBeDefined();
+    expect(small.anchorMapFile).toBeUndefined();
+    // A map of 5,000 keys on 50 pages, as a session of thousands of messages has.
+    const keys = Array.from({ length: 5000 }, (_, i) => [`m-${i.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`, 1 + (i % 50)] as const);
+    const large = buildAnchorMap(keys);
+    expect(JSON.stringify(large).length).toBeGreaterThan(ANCHOR_MAP_INLINE_MAX);
+    const data = toEntryData(s, rendered, { findings: [] }, ids, large);
+    expect(data.anchorMap).toBeUndefined();
+    expect(data.anchorMapFile).toBe(true);
+    expect(anchorMapInline(large)).toBe(false);
   }, 120_000);
 });
 

@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeLargeSession } from '../../../scripts/lib/bench/large-session.js';
+import { renderSession, type RenderSessionOptions } from '../../../src/lib/build/render-session.js';
+import { loadHighlighter } from '../../../src/lib/render/highlight.js';
+import type { Session } from '../../../src/lib/transcript/types.js';
+import { loadSessionFile } from '../../helpers/sessions.js';
+
+/**
+ * A session that grew by appended lines reuses the pages of its last render
+ * that show the same messages: the generator is deterministic, so the 3 MB
+ * session is the first part of the 4.5 MB one.
+ */
+const work = mkdtempSync(join(tmpdir(), 'sp-reuse-'));
+let small: Session;
+let grown: Session;
+const options: RenderSessionOptions = { pageSize: 40, assetBase: '/a/', indexToolOutput: true, indexThinking: false };
+
+beforeAll(async () => {
+  await loadHighlighter();
+  const a = await makeLargeSession(join(work, 'a'), 3e6);
+  const b = await makeLargeSession(join(work, 'b'), 4.5e6);
+  small = await loadSessionFile(join(work, 'a'), relative(join(work, 'a'), a.file));
+  grown = await loadSessionFile(join(work, 'b'), relative(join(work, 'b'), b.file));
+}, 120_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('renderSession with the pages of the last render', () => {
+  it('reuses every page whose messages did not change, and the pages equal a render from scratch', async () => {
+    const before = await renderSession(small, options, { salt: 's1' });
+    expect(before.pageDigests).toHaveLength(before.pages.length);
+    const read: number[] = [];
+    const previous = {
+      digests: before.pageDigests!,
+      read: async (page: number) => {
+        read.push(page);
+        return before.pages[page - 1];
+      },
+    };
+    const after = await renderSession(grown, options, { salt: 's1', previous });
+    const fresh = await renderSession(grown, options, { salt: 's1' });
+    expect(after.pages.map(String)).toEqual(fresh.pages.map(String));
+    expect(after.pageDigests).toEqual(fresh.pageDigests);
+    expect(after.pages.length).toBeGreaterThan(before.pages.length);
+    // Every page but the last of the smaller session is reused; the last took new messages.
+    expect(read).toEqual(Array.from({ length: before.pages.length - 1 }, (_, i) => i + 1));
+  }, 300_000);
+
+  it('reuses nothing when the settings or code differ (another salt)', async () => {
+    const before = await renderSession(small, options, { salt: 's1' });
+    let reads = 0;
+    await renderSession(small, options, { salt: 's2', previous: { digests: before.pageDigests!, read: async (p) => (reads++, before.pages[p - 1]) } });
+    expect(reads).toBe(0);
+    // Same salt, same session: every page.
+    await renderSession(small, options, { salt: 's1', previous: { digests: before.pageDigests!, read: async (p) => (reads++, before.pages[p - 1]) } });
+    expect(reads).toBe(before.pages.length);
+  }, 300_000);
+
+  it('computes no digests unless asked', async () => {
+    expect((await renderSession(small, options)).pageDigests).toBeUndefined();
+  }, 300_000);
+});

@@ -1,0 +1,92 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeLargeSession } from '../../scripts/lib/bench/large-session.js';
+import { countElements, PAGE_LIMITS } from '../../scripts/lib/bench/page-weight.js';
+import { buildSite, listFiles } from '../helpers/build.js';
+
+/**
+ * One long generated session (the bench's generator), built: its pages are
+ * cut by weight, so each stays under 400 KB and 8,000 elements with its frame,
+ * and every link the pages make to a message of the session lands on the page
+ * that holds it.
+ */
+const work = mkdtempSync(join(tmpdir(), 'sp-large-'));
+const out = join(work, 'dist');
+let pages: Map<string, string>;
+let log = '';
+
+beforeAll(async () => {
+  await makeLargeSession(join(work, 'src'), 10e6);
+  const run = await buildSite(out, { SESSIONPRESS_SOURCE: join(work, 'src') });
+  log = run.log;
+  expect(run.code, run.log.slice(-3000)).toBe(0);
+  pages = new Map(
+    listFiles(join(out, 'sessions'))
+      .filter((f) => f.endsWith('index.html'))
+      .map((f) => [f.slice(out.length).replace(/index\.html$/, ''), readFileSync(f, 'utf8')]),
+  );
+}, 600_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('a long session, built', () => {
+  it('is cut into pages that each stay under 400 KB and 8,000 elements', () => {
+    expect(pages.size, log.slice(-2000)).toBeGreaterThan(10);
+    for (const [path, html] of pages) {
+      expect(Buffer.byteLength(html), path).toBeLessThan(PAGE_LIMITS.bytes);
+      expect(countElements(html), path).toBeLessThan(PAGE_LIMITS.elements);
+    }
+  });
+
+  it('shows every message once, and every link to a message of it lands on the page that has it', () => {
+    const ids = new Map<string, string>();
+    for (const [path, html] of pages) {
+      for (const m of html.matchAll(/\bdata-uuid="([^"]+)"/g)) {
+        expect(ids.has(m[1]), m[1]).toBe(false);
+        ids.set(m[1], path);
+      }
+    }
+    let links = 0;
+    for (const [path, html] of pages) {
+      for (const m of html.matchAll(/href="([^"#]*)#m-([0-9a-f-]+)"/g)) {
+        const target = m[1] === '' ? path : m[1];
+        expect(ids.get(m[2]), `${path} → ${m[1]}#m-${m[2]}`).toBe(target);
+        links++;
+      }
+    }
+    expect(links).toBeGreaterThan(pages.size);
+  });
+
+  it('lists a bounded window of its pages in each page\'s overview', () => {
+    for (const html of pages.values()) {
+      const list = /<details class="ov-pages">[\s\S]*?<\/details>/.exec(html)?.[0] ?? '';
+      expect(list).not.toBe('');
+      expect((list.match(/<li\b/g) ?? []).length).toBeLessThanOrEqual(25);
+    }
+  });
+
+  it('gives page 1 its anchor map, inline or beside it', () => {
+    const first = [...pages.entries()].find(([path]) => !/\/\d+\/$/.test(path))!;
+    const src = /id="anchor-map" data-src="([^"]+)"/.exec(first[1])?.[1];
+    if (src) expect(existsSync(join(out, src, ''))).toBe(true);
+    else expect(first[1]).toContain('id="anchor-map" data-map=');
+  });
+  it('after lines are appended, reuses the unchanged pages of its last render, and builds what a clean build builds', async () => {
+    const before = pages.size;
+    // The generator is deterministic: a larger target writes the same lines, then more.
+    await makeLargeSession(join(work, 'src'), 11e6);
+    const grown = await buildSite(out, { SESSIONPRESS_SOURCE: join(work, 'src') });
+    expect(grown.code, grown.log.slice(-3000)).toBe(0);
+    const reused = Number(/(\d+) unchanged pages? of changed sessions reused/.exec(grown.log.replace(/\x1b\[[0-9;]*m/g, ''))?.[1] ?? 0);
+    // Every page but the last, which took the new lines.
+    expect(reused).toBe(before - 1);
+    const clean = join(work, 'clean');
+    const fresh = await buildSite(clean, { SESSIONPRESS_SOURCE: join(work, 'src') });
+    expect(fresh.code, fresh.log.slice(-3000)).toBe(0);
+    const files = listFiles(join(clean, 'sessions')).filter((f) => f.endsWith('.html'));
+    expect(files.length).toBeGreaterThan(before);
+    for (const f of files) expect(readFileSync(join(out, f.slice(clean.length)), 'utf8'), f).toBe(readFileSync(f, 'utf8'));
+  }, 900_000);
+});
