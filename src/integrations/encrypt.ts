@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AstroIntegration } from 'astro';
+// Imported up front: a dynamic import inside a hook goes through Vite's module runner, closed by `astro:build:done`.
+import * as esbuild from 'esbuild';
+import { linkKeyOf, toBase64Url } from '../lib/encrypt/crypto.js';
+import { ARGON2_WORKER, GUARD_SCRIPT, KEYS_FILE, SERVICE_WORKER, UNLOCK_PAGES, UNLOCK_SCRIPT } from '../lib/encrypt/layout.js';
+import { encryptTree, NO_PASSWORD, PASSWORD_VARIABLE, siteSecrets } from '../lib/encrypt/site.js';
+import { unlockPage } from '../lib/encrypt/unlock-page.js';
+
+/** The folder in the cache that holds the plaintext site, the encryption manifest and the bundled browser code. */
+export const ENCRYPT_CACHE = 'sessionpress-encrypt';
+
+/** Where, below the cache folder, Astro builds the plaintext site of an encrypted one (never published). */
+export function plainDirOf(cacheDir: string): string {
+  return join(cacheDir, ENCRYPT_CACHE, 'plain');
+}
+
+/** The manifest of the last encryption (see src/lib/encrypt/site.ts), below the cache folder. */
+export function manifestOf(cacheDir: string): string {
+  return join(cacheDir, ENCRYPT_CACHE, 'manifest.json');
+}
+
+const SCRIPTS = fileURLToPath(new URL('../scripts/encrypt/', import.meta.url));
+const LIB = fileURLToPath(new URL('../lib/encrypt/', import.meta.url));
+/** Each published script and the source it is bundled from. */
+const ENTRIES: Array<[string, string]> = [
+  [SERVICE_WORKER, 'sw.ts'],
+  [UNLOCK_SCRIPT, 'unlock.ts'],
+  [GUARD_SCRIPT, 'guard.ts'],
+  [ARGON2_WORKER, 'argon2-worker.ts'],
+];
+
+export interface EncryptIntegrationOptions {
+  /** The folder the encrypted site is published into (the build's own output folder is the plaintext one in the cache). */
+  outDir: string;
+  /** The cache folder (absolute). */
+  cacheDir: string;
+  /** `site` and `base` of the config: the password's salt (src/lib/encrypt/crypto.ts, `siteSalt`). */
+  site: string | undefined;
+  base: string;
+}
+
+/**
+ * Publishes the built site encrypted (issue 29): Astro builds the plaintext
+ * site into the cache (kept between builds, pruned to this build's output by
+ * out-dir.ts, as the output folder is otherwise), and this integration's
+ * `astro:build:done`, which runs after every other one (the search index
+ * included), seals each of its files into `outDir` and writes the unlock page
+ * and the browser code beside them; src/lib/encrypt/site.ts removes whatever
+ * else `outDir` holds. The browser code is bundled once with esbuild and kept
+ * in the cache under a hash of its sources and hash-wasm's version.
+ */
+export function encryptIntegration(options: EncryptIntegrationOptions): AstroIntegration {
+  return {
+    name: 'sessionpress-encrypt',
+    hooks: {
+      'astro:build:done': async ({ dir, logger }) => {
+        const password = process.env[PASSWORD_VARIABLE];
+        if (!password) throw new Error(NO_PASSWORD);
+        const started = performance.now();
+        const base = options.base.endsWith('/') ? options.base : `${options.base}/`;
+        const secrets = await siteSecrets(password, options.site, base);
+        const derived = performance.now();
+        const scripts = await bundledScripts(join(options.cacheDir, ENCRYPT_CACHE));
+        const unlock = new Map<string, string | Uint8Array>();
+        const page = unlockPage(base);
+        for (const p of UNLOCK_PAGES) unlock.set(p, page);
+        for (const [path] of ENTRIES) unlock.set(path, await readFile(join(scripts, path)));
+        unlock.set(KEYS_FILE, `${JSON.stringify(secrets.slots, null, 1)}\n`);
+        const result = await encryptTree({ plainDir: fileURLToPath(dir), outDir: options.outDir, manifestFile: manifestOf(options.cacheDir), secrets, unlock });
+        const mb = (n: number) => (n / 1e6).toFixed(1);
+        logger.info(
+          `encrypted ${result.files} files into ${options.outDir} (${result.sealed} sealed, ${result.files - result.sealed} unchanged; ${mb(result.plainBytes)} MB → ${mb(result.publishedBytes)} MB; key ${Math.round(derived - started)} ms, files ${Math.round(performance.now() - derived)} ms${result.removed ? `; ${result.removed} old files removed` : ''})`,
+        );
+      },
+    },
+  };
+}
+
+/** The key of a `#k=` link for a password on a site: what `sessionpress link --key` appends. */
+export async function linkFragment(password: string, site: string | undefined, base: string): Promise<string> {
+  const secrets = await siteSecrets(password, site, base.endsWith('/') ? base : `${base}/`);
+  return `k=${toBase64Url(await linkKeyOf(secrets.siteKey))}`;
+}
+
+/** The folder of the bundled browser code for the current sources (built when missing). */
+async function bundledScripts(cacheRoot: string): Promise<string> {
+  const hash = createHash('sha256');
+  const require = createRequire(import.meta.url);
+  hash.update(JSON.parse(await readFile(require.resolve('hash-wasm/package.json'), 'utf8')).version);
+  hash.update(JSON.parse(await readFile(require.resolve('esbuild/package.json'), 'utf8')).version);
+  for (const [, src] of ENTRIES) hash.update(await readFile(join(SCRIPTS, src)));
+  for (const f of ['crypto.ts', 'layout.ts']) hash.update(await readFile(join(LIB, f)));
+  const target = join(cacheRoot, `scripts-${hash.digest('hex').slice(0, 12)}`);
+  if (existsSync(join(target, SERVICE_WORKER))) return target;
+  const tmp = `${target}.${process.pid}.tmp`;
+  await rm(tmp, { recursive: true, force: true });
+  for (const [out, src] of ENTRIES) {
+    await esbuild.build({
+      entryPoints: [join(SCRIPTS, src)],
+      outfile: join(tmp, out),
+      absWorkingDir: SCRIPTS,
+      bundle: true,
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2022',
+      minify: true,
+      legalComments: 'none',
+      logLevel: 'error',
+    });
+  }
+  await rm(target, { recursive: true, force: true });
+  await mkdir(dirname(target), { recursive: true });
+  await rename(tmp, target);
+  return target;
+}
