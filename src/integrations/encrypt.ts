@@ -7,7 +7,6 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 // Imported up front: a dynamic import inside a hook goes through Vite's module runner, closed by `astro:build:done`.
 import * as esbuild from 'esbuild';
-import { linkKeyOf, toBase64Url } from '../lib/encrypt/crypto.js';
 import { ARGON2_WORKER, GUARD_SCRIPT, KEYS_FILE, SERVICE_WORKER, UNLOCK_PAGES, UNLOCK_SCRIPT } from '../lib/encrypt/layout.js';
 import { encryptTree, NO_PASSWORD, PASSWORD_VARIABLE, siteSecrets } from '../lib/encrypt/site.js';
 import { unlockPage } from '../lib/encrypt/unlock-page.js';
@@ -80,12 +79,6 @@ export function encryptIntegration(options: EncryptIntegrationOptions): AstroInt
       },
     },
   };
-}
-
-/** The key of a `#k=` link for a password on a site: what `sessionpress link --key` appends. */
-export async function linkFragment(password: string, site: string | undefined, base: string): Promise<string> {
-  const secrets = await siteSecrets(password, site, base.endsWith('/') ? base : `${base}/`);
-  return `k=${toBase64Url(await linkKeyOf(secrets.siteKey))}`;
 }
 
 /** The folder of the bundled browser code for the current sources (built when missing). */

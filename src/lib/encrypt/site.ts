@@ -5,7 +5,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { argon2id } from 'hash-wasm';
 import { listFiles, mapLimit } from '../fs/parallel.js';
-import { createSlots, DEFAULT_ARGON2, fileKeys, fileName, FLAG_DEFLATED, keyId, MAGIC, paddedSize, sealFile, siteSalt, type Argon2Params, type FileKeys, type KeySlots } from './crypto.js';
+import { createSlots, DEFAULT_ARGON2, fileKeys, fileName, FLAG_DEFLATED, keyId, linkKeyOf, MAGIC, paddedSize, sealFile, toBase64Url, siteSalt, type Argon2Params, type FileKeys, type KeySlots } from './crypto.js';
 import { isCompressible, KEYS_FILE, PLAIN_FILES, SEALED_DIR } from './layout.js';
 
 /** The environment variable the password is read from (never a file, an option or a flag: those end up in shells' histories and repositories). */
@@ -31,6 +31,24 @@ export interface SiteSecrets {
 export async function siteSecrets(password: string, site: string | undefined, base: string, params: Argon2Params = DEFAULT_ARGON2): Promise<SiteSecrets> {
   const { siteKey, slots } = await createSlots(password, await siteSalt(site, base), argon2idNode, params);
   return { siteKey, slots, keys: await fileKeys(siteKey), keyId: await keyId(siteKey) };
+}
+
+/**
+ * The fragment of a `#k=` link for a password on a site (`site` and `base` of the config, as the build had
+ * them): the link slot's key, which gives the site key to whoever has the link.
+ */
+export async function linkFragment(password: string, site: string | undefined, base: string): Promise<string> {
+  const secrets = await siteSecrets(password, site, base.endsWith('/') ? base : `${base}/`);
+  return `k=${toBase64Url(await linkKeyOf(secrets.siteKey))}`;
+}
+
+/**
+ * A URL with the key of a link in its fragment: `#k=KEY`, or `#k=KEY&m-…` when the URL already lands on an
+ * anchor (the unlock page takes the key out and keeps the anchor).
+ */
+export function withLinkKey(url: string, fragment: string): string {
+  const at = url.indexOf('#');
+  return at < 0 ? `${url}#${fragment}` : `${url.slice(0, at)}#${fragment}&${url.slice(at + 1)}`;
 }
 
 /** One file of the plaintext site, as the last encryption left it (kept in the cache, never published). */
