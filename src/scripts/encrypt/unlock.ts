@@ -73,7 +73,12 @@ async function handOver(raw: string): Promise<void> {
 async function open(raw: string, fragment: string): Promise<void> {
   sessionStorage.setItem(KEY_ITEM, raw);
   await handOver(raw);
-  location.replace(destination(fragment));
+  const to = destination(fragment);
+  // The same address but for its fragment would only scroll this page: load it again, now through the worker.
+  if (to.split('#')[0] === location.pathname + location.search) {
+    history.replaceState(history.state, '', to);
+    location.reload();
+  } else location.replace(to);
 }
 
 /** Argon2id of the password in a worker. */
