@@ -8,21 +8,10 @@ import type { AstroIntegration } from 'astro';
 // Imported up front: a dynamic import inside a hook goes through Vite's module runner, closed by `astro:build:done`.
 import * as esbuild from 'esbuild';
 import { ARGON2_WORKER, GUARD_SCRIPT, KEYS_FILE, SERVICE_WORKER, UNLOCK_PAGES, UNLOCK_SCRIPT } from '../lib/encrypt/layout.js';
-import { encryptTree, NO_PASSWORD, PASSWORD_VARIABLE, siteSecrets } from '../lib/encrypt/site.js';
+import { ENCRYPT_CACHE, encryptTree, manifestOf, NO_PASSWORD, PASSWORD_VARIABLE, plainDirOf, siteSecrets } from '../lib/encrypt/site.js';
 import { unlockPage } from '../lib/encrypt/unlock-page.js';
 
-/** The folder in the cache that holds the plaintext site, the encryption manifest and the bundled browser code. */
-export const ENCRYPT_CACHE = 'sessionpress-encrypt';
-
-/** Where, below the cache folder, Astro builds the plaintext site of an encrypted one (never published). */
-export function plainDirOf(cacheDir: string): string {
-  return join(cacheDir, ENCRYPT_CACHE, 'plain');
-}
-
-/** The manifest of the last encryption (see src/lib/encrypt/site.ts), below the cache folder. */
-export function manifestOf(cacheDir: string): string {
-  return join(cacheDir, ENCRYPT_CACHE, 'manifest.json');
-}
+export { ENCRYPT_CACHE, manifestOf, plainDirOf };
 
 const SCRIPTS = fileURLToPath(new URL('../scripts/encrypt/', import.meta.url));
 const LIB = fileURLToPath(new URL('../lib/encrypt/', import.meta.url));

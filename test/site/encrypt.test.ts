@@ -144,6 +144,47 @@ describe('an encrypted build of the samples', () => {
     expect(Object.keys(manifest!.files).length).toBe(after.length - PLAIN_FILES.length);
   });
 
+  it('passes audit --strict, which judges the plaintext it sealed and fails on a file left unencrypted', async () => {
+    const { main: audit } = await import('../../scripts/audit.js');
+    mkdirSync(join(root, 'no-sessions'), { recursive: true });
+    const run = async () => {
+      const lines: string[] = [];
+      const code = await audit([join(root, 'no-sessions'), '--strict', '--dist', out, '--cache', cache], { out: (l) => lines.push(l), redaction: {} });
+      return { code, text: lines.join('\n') };
+    };
+    const clean = await run();
+    expect(clean.code, clean.text).toBe(0);
+    expect(clean.text).toMatch(new RegExp(`Encrypted site: \\d+ sealed file\\(s\\) and ${PLAIN_FILES.length} unlock file\\(s\\), nothing else`));
+    // A page left in plaintext beside the sealed files.
+    const plainIndex = join(plainDirOf(cache), 'index.html');
+    mkdirSync(join(out, 'projects'), { recursive: true });
+    writeFileSync(join(out, 'projects', 'index.html'), readFileSync(plainIndex));
+    const leak = await run();
+    expect(leak.code).toBe(1);
+    expect(leak.text).toMatch(/projects\/index\.html {2}not a file the encrypted build published/);
+    rmSync(join(out, 'projects'), { recursive: true });
+    // The plaintext in the cache is not what was sealed: the scan would judge the wrong text.
+    const original = readFileSync(plainIndex);
+    writeFileSync(plainIndex, `${original}<!-- changed -->`);
+    const stale = await run();
+    writeFileSync(plainIndex, original);
+    expect(stale.code).toBe(1);
+    expect(stale.text).toMatch(/index\.html {2}the plaintext .* is not what was sealed/);
+    // Without the cache, the audit cannot judge the site and says so.
+    const lines: string[] = [];
+    const saved = process.env.SESSIONPRESS_CACHE_DIR;
+    delete process.env.SESSIONPRESS_CACHE_DIR;
+    const cwd = process.cwd();
+    process.chdir(root);
+    try {
+      expect(await audit([join(root, 'no-sessions'), '--strict', '--dist', out], { out: (l) => lines.push(l), redaction: {} })).toBe(2);
+    } finally {
+      process.chdir(cwd);
+      if (saved !== undefined) process.env.SESSIONPRESS_CACHE_DIR = saved;
+    }
+    expect(lines.join('\n')).toMatch(/is an encrypted site, but the plaintext its build sealed is not in the build cache/);
+  });
+
   it('stops with one line when the password is missing', async () => {
     const { SESSIONPRESS_PASSWORD: _, ...withoutPassword } = env;
     const run = await buildSite(join(root, 'no-password'), { ...withoutPassword, SESSIONPRESS_PASSWORD: '' });

@@ -14,6 +14,19 @@ export const PASSWORD_VARIABLE = 'SESSIONPRESS_PASSWORD';
 /** The one line a build with `encrypt` and no password stops with. */
 export const NO_PASSWORD = `sessionpress: "encrypt" is on but ${PASSWORD_VARIABLE} is not set; set it to the site's password (in the Action: a secret passed as the "password" input).`;
 
+/** The folder in the cache that holds the plaintext site, the encryption manifest and the bundled browser code. */
+export const ENCRYPT_CACHE = 'sessionpress-encrypt';
+
+/** Where, below the cache folder, Astro builds the plaintext site of an encrypted one (never published). */
+export function plainDirOf(cacheDir: string): string {
+  return join(cacheDir, ENCRYPT_CACHE, 'plain');
+}
+
+/** The manifest of the last encryption, below the cache folder. */
+export function manifestOf(cacheDir: string): string {
+  return join(cacheDir, ENCRYPT_CACHE, 'manifest.json');
+}
+
 /** Argon2id through hash-wasm (WebAssembly), the same implementation the browser's worker runs. */
 export async function argon2idNode(password: string, salt: Uint8Array, params: Argon2Params): Promise<Uint8Array> {
   return argon2id({ password, salt, parallelism: params.parallelism, iterations: params.iterations, memorySize: params.memory, hashLength: 32, outputType: 'binary' });

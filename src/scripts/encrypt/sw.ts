@@ -116,7 +116,7 @@ async function answer(event: FetchEvent, url: URL, path: string): Promise<Respon
   }
   if (opened.status !== 200 || !opened.body) return failure(opened.status, opened.reason ?? 'not found', navigation);
   const type = contentTypeOf(opened.path);
-  let body: BodyInit = opened.body;
+  let body: BodyInit = opened.body as Uint8Array<ArrayBuffer>;
   if (navigation && type.startsWith('text/html')) body = withGuard(new TextDecoder().decode(opened.body));
   return new Response(body, { status: opened.status, headers: { 'Content-Type': type, 'Cache-Control': 'no-store' } });
 }
