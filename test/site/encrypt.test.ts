@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileKeys, fileName, fromBase64Url, openFile, unlockWithMaster, type KeySlots } from '../../src/lib/encrypt/crypto.js';
+import { DEFAULT_ARGON2, fileKeys, fileName, fromBase64Url, openFile, unlockWithMaster, type KeySlots } from '../../src/lib/encrypt/crypto.js';
 import { PLAIN_FILES, SEALED_DIR } from '../../src/lib/encrypt/layout.js';
 import { argon2idNode, readManifest } from '../../src/lib/encrypt/site.js';
 import { unlockPage } from '../../src/lib/encrypt/unlock-page.js';
@@ -113,7 +113,7 @@ describe('an encrypted build of the samples', () => {
   it('opens with the password: the published slots give the key, each sealed file its plaintext', async () => {
     const slots = JSON.parse(readFileSync(join(out, 'unlock', 'keys.json'), 'utf8')) as KeySlots;
     const slot = slots.slots.find((s) => s.type === 'password')!;
-    expect(slot).toMatchObject({ kdf: 'argon2id', memory: 65536, iterations: 3, parallelism: 1 });
+    expect(slot).toMatchObject({ kdf: 'argon2id', ...DEFAULT_ARGON2 });
     if (slot.type !== 'password') throw new Error('no password slot');
     const params = { memory: slot.memory, iterations: slot.iterations, parallelism: slot.parallelism };
     expect(await unlockWithMaster(slots, await argon2idNode('wrong', fromBase64Url(slot.salt), params))).toBeUndefined();

@@ -43,6 +43,7 @@ button:disabled{opacity:.6;cursor:progress}
 <h1>Private archive</h1>
 <p>This site is encrypted. Enter its password to read it.</p>
 <form data-unlock-form hidden>
+<input type="text" name="username" autocomplete="username" value="sessionpress" hidden>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required data-unlock-password>
 <button type="submit">Unlock</button>
