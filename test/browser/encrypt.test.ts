@@ -9,7 +9,7 @@ import { SEALED_DIR } from '../../src/lib/encrypt/layout.js';
 import { argon2idNode, linkFragment } from '../../src/lib/encrypt/site.js';
 import { plainDirOf } from '../../src/integrations/encrypt.js';
 import { buildSite, listFiles } from '../helpers/build.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { launchBrowser, seriousA11yViolations } from '../helpers/browser.js';
 import { serveStatic, type StaticServer } from '../helpers/serve.js';
 import { repoRoot } from '../helpers/shared.js';
 
@@ -77,6 +77,9 @@ describe('an encrypted site in the browser', () => {
   it('shows the unlock page and nothing of the sessions, at any address', async () => {
     expect(sessions.length).toBeGreaterThanOrEqual(4);
     const { context, page } = await fresh();
+    await page.goto(server.url);
+    await page.locator('[data-unlock-form]:not([hidden])').waitFor({ timeout: 15_000 });
+    expect(await seriousA11yViolations(page)).toEqual([]);
     for (const path of ['', sessions[0].path]) {
       await page.goto(`${server.url}${path}`);
       await page.locator('[data-unlock-form]:not([hidden])').waitFor({ timeout: 15_000 });
@@ -170,11 +173,17 @@ describe('an encrypted site in the browser', () => {
     await expect.poll(() => page.locator('[data-search-dialog]').evaluate((d) => (d as HTMLDialogElement).open), { timeout: 15_000 }).toBe(true);
     await page.fill('[data-search-input]', 'greenhouse');
     await expect.poll(() => page.locator('[data-search-status]').textContent(), { timeout: 30_000 }).toMatch(/\d+ sessions? match/);
-    // A new tab has its own session storage: the worker serves it only after it unlocks too.
+    // A new tab has its own session storage: the worker serves it only after it unlocks too, a page or a
+    // Markdown twin alike.
     const other = await context.newPage();
-    await other.goto(`${server.url}${s.path}`);
-    await other.locator('[data-unlock-form]:not([hidden])').waitFor({ timeout: 15_000 });
-    await showsNoSession(other);
+    for (const path of [s.path, `${s.path}index.md`]) {
+      await other.goto(`${server.url}${path}`);
+      await other.locator('[data-unlock-form]:not([hidden])').waitFor({ timeout: 15_000 });
+      await showsNoSession(other);
+    }
+    // The tab that unlocked reads the Markdown twin as text.
+    await page.goto(`${server.url}${s.path}index.md`);
+    await expect.poll(() => page.locator('pre').textContent(), { timeout: 15_000 }).toContain(s.title.slice(0, 20));
     await context.close();
   });
 

@@ -115,9 +115,15 @@ async function answer(event: FetchEvent, url: URL, path: string): Promise<Respon
     if (notFound.status === 200) opened = { ...notFound, status: 404 };
   }
   if (opened.status !== 200 || !opened.body) return failure(opened.status, opened.reason ?? 'not found', navigation);
-  const type = contentTypeOf(opened.path);
+  let type = contentTypeOf(opened.path);
   let body: BodyInit = opened.body as Uint8Array<ArrayBuffer>;
   if (navigation && type.startsWith('text/html')) body = withGuard(new TextDecoder().decode(opened.body));
+  else if (navigation && /^(text\/|application\/(json|xml))/.test(type)) {
+    // A Markdown twin, llms.txt, a listing opened as a page: shown as text in a page that loads the guard
+    // first (a text file cannot stop itself in a tab that has not unlocked the site).
+    body = withGuard(`<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"></head><body><pre style="white-space:pre-wrap;overflow-wrap:anywhere;margin:1rem">${escapeHtml(new TextDecoder().decode(opened.body))}</pre></body></html>`);
+    type = 'text/html; charset=utf-8';
+  }
   return new Response(body, { status: opened.status, headers: { 'Content-Type': type, 'Cache-Control': 'no-store' } });
 }
 
