@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,6 +80,8 @@ async function bundledScripts(cacheRoot: string): Promise<string> {
   for (const f of ['crypto.ts', 'layout.ts']) hash.update(await readFile(join(LIB, f)));
   const target = join(cacheRoot, `scripts-${hash.digest('hex').slice(0, 12)}`);
   if (existsSync(join(target, SERVICE_WORKER))) return target;
+  // Bundles of older sources go: the cache keeps the current one only.
+  if (existsSync(cacheRoot)) for (const name of await readdir(cacheRoot)) if (name.startsWith('scripts-')) await rm(join(cacheRoot, name), { recursive: true, force: true });
   const tmp = `${target}.${process.pid}.tmp`;
   await rm(tmp, { recursive: true, force: true });
   for (const [out, src] of ENTRIES) {

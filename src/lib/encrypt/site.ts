@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { argon2id } from 'hash-wasm';
@@ -139,6 +138,12 @@ export async function encryptTree(opts: { plainDir: string; outDir: string; mani
   let sealed = 0;
   let plainBytes = 0;
   let publishedBytes = 0;
+  // Nothing is written through a link: a folder of ours that is a symbolic link (left by hand, or by an
+  // attacker who can write the output folder) is removed, the link only, before anything goes into it.
+  for (const dir of [SEALED_DIR, ...new Set([...opts.unlock.keys()].filter((p) => p.includes('/')).map((p) => p.split('/')[0]))]) {
+    const st = await lstat(join(outDir, dir)).catch(() => undefined);
+    if (st && !st.isDirectory()) await rm(join(outDir, dir), { force: true });
+  }
   await mkdir(join(outDir, SEALED_DIR), { recursive: true });
   const entries = await mapLimit(files, 8, async (file) => {
     const path = toRel(plainDir, file);
@@ -164,7 +169,8 @@ export async function encryptTree(opts: { plainDir: string; outDir: string; mani
     const target = join(outDir, path);
     const bytes = typeof content === 'string' ? Buffer.from(content) : content;
     const sha = createHash('sha256').update(bytes).digest('hex');
-    if (!(existsSync(target) && createHash('sha256').update(await readFile(target)).digest('hex') === sha)) await replaceFile(target, bytes);
+    const st = await lstat(target).catch(() => undefined);
+    if (!(st?.isFile() && createHash('sha256').update(await readFile(target)).digest('hex') === sha)) await replaceFile(target, bytes);
     manifest.plain[path] = sha;
     publishedBytes += bytes.length;
   }
@@ -179,12 +185,10 @@ export async function encryptTree(opts: { plainDir: string; outDir: string; mani
   return { files: files.length, sealed, removed: stale.length, plainBytes, publishedBytes };
 }
 
+/** The size of a regular file (not a link), or undefined. */
 async function sizeOf(path: string): Promise<number | undefined> {
-  try {
-    return (await stat(path)).size;
-  } catch {
-    return undefined;
-  }
+  const st = await lstat(path).catch(() => undefined);
+  return st?.isFile() ? st.size : undefined;
 }
 
 function toRel(root: string, file: string): string {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -79,5 +79,18 @@ describe('encryptTree', async () => {
     rmSync(sealed);
     const problems = (await checkEncryptedSite(out, manifest)).map((p) => p.file);
     expect(problems).toEqual(expect.arrayContaining(['sessions/abc-123/index.html', 'index.html', `x/${manifest.files['sessions/abc-123/index.md'].name}`]));
+  });
+
+  it('writes nothing through a symbolic link in the output folder', async () => {
+    const outside = join(root, 'outside');
+    mkdirSync(outside, { recursive: true });
+    const target = join(root, 'out-linked');
+    mkdirSync(target, { recursive: true });
+    symlinkSync(outside, join(target, 'x'));
+    symlinkSync(outside, join(target, 'unlock'));
+    await encryptTree({ plainDir: plain, outDir: target, manifestFile: join(root, 'cache2', 'manifest.json'), secrets, unlock });
+    expect(readdirSync(outside)).toEqual([]);
+    expect(listFiles(join(target, 'x'))).toHaveLength(3);
+    expect(readFileSync(join(target, 'unlock', 'keys.json'), 'utf8')).toBe('{}');
   });
 });
