@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { deflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflateRaw } from 'node:zlib';
 import { argon2id } from 'hash-wasm';
 import { listFiles, mapLimit } from '../fs/parallel.js';
 import { createSlots, DEFAULT_ARGON2, fileKeys, fileName, FLAG_DEFLATED, keyId, linkKeyOf, MAGIC, paddedSize, sealFile, toBase64Url, siteSalt, type Argon2Params, type FileKeys, type KeySlots } from './crypto.js';
@@ -109,10 +110,15 @@ async function replaceFile(path: string, data: Uint8Array | string): Promise<voi
   await rename(tmp, path);
 }
 
-/** The payload of a file: deflated (and flagged) when that is smaller by a twentieth, else the file. */
-function payloadOf(path: string, bytes: Uint8Array): { payload: Uint8Array; flags: number } {
+const deflate = promisify(deflateRaw);
+
+/**
+ * The payload of a file: deflated (and flagged) when that is smaller by a twentieth, else the file. Deflated
+ * off the main thread (zlib's asynchronous form runs in libuv's pool), so several files compress at once.
+ */
+async function payloadOf(path: string, bytes: Uint8Array): Promise<{ payload: Uint8Array; flags: number }> {
   if (isCompressible(path) && bytes.length > 256) {
-    const deflated = deflateRawSync(bytes, { level: 6 });
+    const deflated = await deflate(bytes, { level: 6 });
     if (deflated.length < bytes.length * 0.95) return { payload: deflated, flags: FLAG_DEFLATED };
   }
   return { payload: bytes, flags: 0 };
@@ -154,7 +160,7 @@ export async function encryptTree(opts: { plainDir: string; outDir: string; mani
     const target = join(outDir, SEALED_DIR, name);
     const old = reusable[path];
     if (old && old.sha === sha && old.name === name && (await sizeOf(target)) === old.size) return { path, bytes: bytes.length, entry: old };
-    const { payload, flags } = payloadOf(path, bytes);
+    const { payload, flags } = await payloadOf(path, bytes);
     const out = await sealFile(secrets.keys, path, payload, flags, new Uint8Array(digest));
     await replaceFile(target, out);
     sealed++;
