@@ -144,6 +144,15 @@ describe('an encrypted build of the samples', () => {
     expect(Object.keys(manifest!.files).length).toBe(after.length - PLAIN_FILES.length);
   });
 
+  it('publishes the same bytes from a clean build with another cache (CI with its cache lost: links keep working)', async () => {
+    const other = join(root, 'site-2');
+    const run = await buildSite(other, { ...env, SESSIONPRESS_CACHE_DIR: join(root, 'cache-2') });
+    expect(run.code, run.log.slice(-2000)).toBe(0);
+    const mine = listFiles(out).map((f) => f.slice(out.length + 1)).sort();
+    expect(listFiles(other).map((f) => f.slice(other.length + 1)).sort()).toEqual(mine);
+    for (const f of mine) expect(readFileSync(join(other, f)).equals(readFileSync(join(out, f))), f).toBe(true);
+  });
+
   it('passes audit --strict, which judges the plaintext it sealed and fails on a file left unencrypted', async () => {
     const { main: audit } = await import('../../scripts/audit.js');
     mkdirSync(join(root, 'no-sessions'), { recursive: true });
