@@ -116,6 +116,15 @@ describe('an encrypted site in the browser', () => {
     await page.goto(`${server.url}${s.path}#m-${s.message}`);
     await page.locator(`#m-${s.message}`).waitFor({ timeout: 15_000 });
     await expect.poll(() => page.evaluate(() => document.querySelector(':target')?.id)).toBe(`m-${s.message}`);
+    // An address without its trailing slash is redirected as a static host does; an unknown one says so.
+    await page.goto(`${server.url}${s.path.replace(/\/$/, '')}`);
+    await page.locator('[data-transcript]').waitFor({ timeout: 15_000 });
+    expect(page.url()).toBe(`${server.url}${s.path}`);
+    const missing = await page.goto(`${server.url}no-such-page/`);
+    expect(missing?.status()).toBe(404);
+    expect(await page.locator('[data-sessionpress-error] h1').textContent()).toBe('Page not found');
+    await page.goto(`${server.url}${s.path}#m-${s.message}`);
+    await page.locator(`#m-${s.message}`).waitFor({ timeout: 15_000 });
     // Search: pagefind's index and fragments come through the service worker; a hit lands on a message.
     await page.keyboard.press('/');
     await expect.poll(() => page.locator('[data-search-dialog]').evaluate((d) => (d as HTMLDialogElement).open), { timeout: 15_000 }).toBe(true);
