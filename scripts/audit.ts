@@ -11,6 +11,7 @@ import { relative, resolve } from 'node:path';
 import { parseCommandLine } from './lib/cli.js';
 import { discoverSources, toPosix, type SessionSource } from '../src/lib/discover.js';
 import { scanDist } from './lib/import/scan-dist.js';
+import { auditEncryptedSite } from './lib/audit-encrypted.js';
 import { folderUsernames, importSession } from './lib/import/import-session.js';
 import { scanText } from '../src/lib/redact/scan.js';
 import { assignSiblingAgents, readSessionText } from '../src/lib/build/open-session.js';
@@ -23,6 +24,8 @@ const USAGE = `usage: sessionpress audit [source] [--strict] [--dist DIR] [--con
   source         folder laid out like ~/.claude/projects (default: content/sessions)
   --strict       also scan the built site and exit 1 if anything is still detected
   --dist DIR     built site folder for --strict (default: dist)
+  --cache DIR    for an encrypted site: the build's cache folder, which holds the plaintext it sealed
+                 (default: SESSIONPRESS_CACHE_DIR, ./.sessionpress-cache or node_modules/.astro)
   --config FILE  Sessionpress config with a "redaction" section (default: ${CONFIG_FILE} if present)`;
 
 export interface AuditDeps {
@@ -33,7 +36,7 @@ export interface AuditDeps {
 /** Runs the audit; returns the exit code (0 clean, 1 strict scan found something, 2 usage error). */
 export async function main(argv: string[], deps: AuditDeps = {}): Promise<number> {
   const out = deps.out ?? ((line: string) => console.log(line));
-  const cli = parseCommandLine(argv, { strict: { type: 'boolean' }, dist: { type: 'string' }, config: { type: 'string' } }, USAGE, out, { max: 1 });
+  const cli = parseCommandLine(argv, { strict: { type: 'boolean' }, dist: { type: 'string' }, config: { type: 'string' }, cache: { type: 'string' } }, USAGE, out, { max: 1 });
   if (!cli.ok) return cli.code;
   const { values, positionals } = cli;
   let redaction: RedactionOptions;
@@ -60,7 +63,10 @@ export async function main(argv: string[], deps: AuditDeps = {}): Promise<number
     out(`--strict: built site ${dist} does not exist; build the site first`);
     return 2;
   }
-  const { files, findings } = await scanDist(dist, redaction);
+  // An encrypted site is judged by the plaintext it was sealed from, once its published files check out.
+  const encrypted = await auditEncryptedSite(dist, values.cache, out);
+  if (encrypted.kind === 'failed') return encrypted.code;
+  const { files, findings } = await scanDist(encrypted.kind === 'encrypted' ? encrypted.plainDir : dist, redaction);
   if (!findings.length) {
     out(`Built site: ${files} text file(s) scanned, nothing detected.`);
     return 0;

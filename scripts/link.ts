@@ -12,18 +12,25 @@ import { openSession, openSessionById, sessionFileIncludes, sourceLayout } from 
 import { linkTo } from '../src/lib/site/links.js';
 import { groupByPullRequest, matchesPullRequest } from '../src/lib/site/pull-requests.js';
 import { pagesBase } from '../src/lib/site/urls.js';
+import { linkFragment, PASSWORD_VARIABLE, withLinkKey } from '../src/lib/encrypt/site.js';
 import { loadConfig, type SessionpressConfig } from '../src/schemas/config.js';
 import type { Session } from '../src/lib/transcript/types.js';
 
-const USAGE = `usage: sessionpress link <session-id-or-prefix> [--message <uuid-prefix>] [--tool <tool-use-id-prefix>] [--prompt N] [--config FILE]
-       sessionpress link --pr <number | owner/repo#N | pull request URL> [--config FILE]`;
+const USAGE = `usage: sessionpress link <session-id-or-prefix> [--message <uuid-prefix>] [--tool <tool-use-id-prefix>] [--prompt N] [--key] [--config FILE]
+       sessionpress link --pr <number | owner/repo#N | pull request URL> [--key] [--config FILE]
+
+  --key   for an encrypted site: the URL carries the key (#k=…) and opens without the password;
+          needs SESSIONPRESS_PASSWORD and the same "site" and "base" as the build`;
+
+/** Printed under links that carry the key of an encrypted site. */
+export const KEY_WARNING = 'note: these links open the encrypted site without its password: share them only where the password could go. Changing the password revokes them.';
 
 /** Printed under root-relative links: they only work once `site` says where the pages live. */
 export const SITE_NOT_SET =
   'note: "site" is not set, so this link is relative to the site root. Set "site" in sessionpress.config.json (e.g. "site": "https://you.github.io") or SESSIONPRESS_SITE to get a full URL.';
 
 export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
-  const cli = parseCommandLine(argv, { message: { type: 'string', short: 'm' }, tool: { type: 'string', short: 't' }, prompt: { type: 'string', short: 'p' }, pr: { type: 'string' }, config: { type: 'string' } }, USAGE, out, { max: 1 });
+  const cli = parseCommandLine(argv, { message: { type: 'string', short: 'm' }, tool: { type: 'string', short: 't' }, prompt: { type: 'string', short: 'p' }, pr: { type: 'string' }, config: { type: 'string' }, key: { type: 'boolean' } }, USAGE, out, { max: 1 });
   if (!cli.ok) return cli.code;
   const { values, positionals } = cli;
   if (values.pr !== undefined ? positionals.length > 0 || values.message !== undefined || values.tool !== undefined || values.prompt !== undefined : positionals.length !== 1) {
@@ -42,10 +49,25 @@ export async function main(argv: string[], out: (line: string) => void = console
     out((err as Error).message);
     return 2;
   }
-  if (values.pr !== undefined) return linkPullRequest(config, values.pr, out);
+  let fragment: string | undefined;
+  if (values.key) {
+    const password = process.env[PASSWORD_VARIABLE];
+    if (!password) {
+      out(`--key needs the site's password in ${PASSWORD_VARIABLE}`);
+      return 2;
+    }
+    if (!config.encrypt) out('note: "encrypt" is not on in this configuration; the key opens the site only if it was built encrypted with this password, site and base.');
+    fragment = await linkFragment(password, config.site, config.base);
+  }
+  const keyed = (link: { url: string; markdown: string }) => (fragment ? { url: withLinkKey(link.url, fragment), markdown: link.markdown.replace(link.url, withLinkKey(link.url, fragment)) } : link);
+  if (values.pr !== undefined) {
+    const code = await linkPullRequest(config, values.pr, out, keyed);
+    if (fragment && code === 0) out(KEY_WARNING);
+    return code;
+  }
   try {
     const opened = await openSessionById(config.sourceDir, positionals[0], config.redaction);
-    const link = linkTo(opened.result.session, {
+    const link = keyed(linkTo(opened.result.session, {
       site: config.site,
       base: pagesBase(config.base, config.prefix),
       pageSize: config.pageSize,
@@ -53,10 +75,11 @@ export async function main(argv: string[], out: (line: string) => void = console
       message: values.message,
       tool: values.tool,
       prompt,
-    });
+    }));
     out(link.url);
     out(link.markdown);
     if (!config.site) out(SITE_NOT_SET);
+    if (fragment) out(KEY_WARNING);
     return 0;
   } catch (err) {
     // An unknown or ambiguous id, a session with no page, a prompt or message it does not have.
@@ -66,7 +89,7 @@ export async function main(argv: string[], out: (line: string) => void = console
 }
 
 /** The sessions of the source that touched a pull request, grouped by PR, each with its link lines. */
-async function linkPullRequest(config: SessionpressConfig, query: string, out: (line: string) => void): Promise<number> {
+async function linkPullRequest(config: SessionpressConfig, query: string, out: (line: string) => void, keyed: (link: { url: string; markdown: string }) => { url: string; markdown: string } = (l) => l): Promise<number> {
   const { layout, owners } = await sourceLayout(config.sourceDir);
   const found: Array<{ session: Session; entryId: string }> = [];
   for (const source of layout.sessions) {
@@ -85,7 +108,7 @@ async function linkPullRequest(config: SessionpressConfig, query: string, out: (
   for (const g of groups) {
     out(`${g.label} ${g.url} — ${g.sessions.length} session${g.sessions.length === 1 ? '' : 's'}`);
     for (const { session, entryId } of g.sessions) {
-      const link = linkTo(session, { site: config.site, base: pagesBase(config.base, config.prefix), pageSize: config.pageSize, entryId });
+      const link = keyed(linkTo(session, { site: config.site, base: pagesBase(config.base, config.prefix), pageSize: config.pageSize, entryId }));
       out(link.url);
       out(link.markdown);
     }

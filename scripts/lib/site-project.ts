@@ -43,6 +43,8 @@ export interface SiteArgs {
   out?: string;
   cache?: string;
   config?: string;
+  /** `--encrypt`: as `"encrypt": true` in the config. */
+  encrypt?: boolean;
 }
 
 export interface SiteProject {
@@ -63,7 +65,7 @@ export interface SiteProject {
 export async function siteProject(args: SiteArgs, env: NodeJS.ProcessEnv = process.env, needSource = true): Promise<SiteProject> {
   const cwd = process.cwd();
   const configEnv = { ...env, ...(args.config ? { SESSIONPRESS_CONFIG: resolve(args.config) } : {}) };
-  const inline = { source: args.source && resolve(args.source) };
+  const inline = { source: args.source && resolve(args.source), ...(args.encrypt ? { encrypt: true } : {}) };
   const config = loadConfig(cwd, configEnv, { inline, defaults: { source: DEFAULT_SOURCE }, needSource });
   // Read above, relative to this folder: the integration, whose root is the cache folder, must not read them again.
   for (const name of CONFIG_VARIABLES) delete env[name];

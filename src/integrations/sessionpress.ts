@@ -4,8 +4,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import type { Plugin } from 'vite';
 import { isInteractive, isVerbose } from '../lib/build/progress.js';
-import { checkIntegrationOptions, ConfigError, loadConfig, type SessionpressOptions, type SiteConfig } from '../schemas/config.js';
+import { checkIntegrationOptions, ConfigError, loadConfig, type SessionpressConfig, type SessionpressOptions, type SiteConfig } from '../schemas/config.js';
 import { createOutputLedger } from '../lib/fs/output-ledger.js';
+import { NO_PASSWORD, PASSWORD_VARIABLE } from '../lib/encrypt/site.js';
+import { encryptIntegration, plainDirOf } from './encrypt.js';
 import { lazyHighlightIntegration } from './lazy-highlight.js';
 import { outDirIntegration } from './out-dir.js';
 import { pagefindIntegration } from './pagefind.js';
@@ -31,7 +33,7 @@ export function sessionpress(options: SessionpressOptions = {}): AstroIntegratio
   return {
     name: 'sessionpress',
     hooks: {
-      'astro:config:setup': ({ config, updateConfig, injectRoute, logger }) => {
+      'astro:config:setup': ({ config, command, updateConfig, injectRoute, logger }) => {
         const root = fileURLToPath(config.root);
         const { notes, standalone, ...fields } = orExit(() => checkIntegrationOptions(options));
         // Progress in place on a terminal (not over a logger the site configured itself, JSON lines say: there
@@ -51,16 +53,22 @@ export function sessionpress(options: SessionpressOptions = {}): AstroIntegratio
         // Shared by the integrations that write into the output folder; the out-dir keeper comes last, so
         // its `astro:build:done` runs after theirs and removes whatever none of them produced.
         const ledger = createOutputLedger();
+        // An encrypted site (issue 29) is built in plaintext into the cache, then sealed into the output folder
+        // by the encrypt integration, which comes after every other one. Only `build` encrypts: `dev` serves
+        // the plaintext site on this machine, `preview` serves the encrypted output folder as it is.
+        const encrypt = user.encrypt && command === 'build' ? encryptOutput(config.outDir, cacheDir, user, standalone) : undefined;
         const integrations = [
           pagefindIntegration({ shardBytes: user.search.shardSizeMB * 1e6, ledger, prefix: user.prefix, routes: routes.map((r) => r.pattern) }),
           lazyHighlightIntegration(ledger, user.prefix),
           ...(standalone ? [outDirIntegration(ledger)] : []),
+          ...(encrypt ? [encrypt.integration] : []),
         ];
         updateConfig({
           ...(user.site !== config.site ? { site: user.site } : {}),
           ...(user.base !== withoutTrailingSlash(config.base) ? { base: user.base } : {}),
           // A URL, as Astro holds it once resolved: updateConfig does not resolve it again.
           cacheDir: pathToFileURL(`${cacheDir}/`),
+          ...(encrypt ? { outDir: pathToFileURL(`${encrypt.plainDir}/`) } : {}),
           integrations,
           vite: {
             plugins: [configModulePlugin(() => site!), outsideRootPlugin(root)],
@@ -91,6 +99,26 @@ function standaloneSettings(cacheDir: string) {
     experimental: { incrementalBuild: true },
     vite: { cacheDir: join(cacheDir, 'vite'), build: { emptyOutDir: false } },
   };
+}
+
+/**
+ * The encrypt integration for a build with `encrypt` on, and the folder Astro builds the plaintext site
+ * into instead of `outDir`. Stops with one line when the password is missing, or when the site is a host
+ * site's (its own pages and output folder are not ours to encrypt or move).
+ */
+function encryptOutput(outDir: URL, cacheDir: string, user: SessionpressConfig, standalone: boolean) {
+  if (!standalone) stop('sessionpress: "encrypt" needs a Sessionpress site of its own (the command line, or sessionpress({ standalone: true })); a host site publishes its own pages.');
+  if (!process.env[PASSWORD_VARIABLE]) stop(NO_PASSWORD);
+  const target = fileURLToPath(outDir).replace(/[\\/]$/, '');
+  const plainDir = plainDirOf(cacheDir);
+  if (target === plainDir) stop('sessionpress: the output folder of an encrypted site cannot be its plaintext folder in the cache.');
+  return { plainDir, integration: encryptIntegration({ outDir: target, cacheDir, site: user.site, base: user.base }) };
+}
+
+/** One line on stderr and exit code 1: a setting the user must fix before anything is built. */
+function stop(line: string): never {
+  process.stderr.write(`${line}\n`);
+  process.exit(1);
 }
 
 /** `/repo/` → `/repo`; `/` stays. */

@@ -53,6 +53,12 @@ export const configSchema = z
      * sorts or asks for more. 50 keeps a list page near 60 KB and 1,000 elements at any archive size.
      */
     indexPageSize: z.number().int().min(2).max(1000).default(50),
+    /**
+     * Publish the site encrypted (issue 29): every file sealed with a key derived from the password in
+     * SESSIONPRESS_PASSWORD, opened in the browser after a password or a `#k=` link (see the README, "A private
+     * archive"). Needs a site of its own (the command line, the template), not a host site.
+     */
+    encrypt: z.boolean().default(false),
     redaction: redactionConfigSchema.default(redactionConfigSchema.parse({})),
     search: z
       .object({

@@ -25,8 +25,11 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-/** Serves a built site on 127.0.0.1 under `base` (like GitHub Pages under /repo/). */
-export async function serveStatic(root: string, base = '/'): Promise<StaticServer> {
+/**
+ * Serves a built site on 127.0.0.1 under `base` (like GitHub Pages under /repo/). With `notFoundPage`, an
+ * unknown path below the base is answered with the site's `404.html` (status 404), as GitHub Pages does.
+ */
+export async function serveStatic(root: string, base = '/', options: { notFoundPage?: boolean } = {}): Promise<StaticServer> {
   const prefix = base.endsWith('/') ? base : `${base}/`;
   const notFound: string[] = [];
   const server: Server = createServer((req, res) => {
@@ -44,7 +47,11 @@ export async function serveStatic(root: string, base = '/'): Promise<StaticServe
     if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
     if (!existsSync(file)) {
       notFound.push(path);
-      res.writeHead(404).end('not found');
+      const page = join(root, '404.html');
+      if (options.notFoundPage && existsSync(page)) {
+        res.writeHead(404, { 'Content-Type': TYPES['.html'] });
+        createReadStream(page).pipe(res);
+      } else res.writeHead(404).end('not found');
       return;
     }
     res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });

@@ -48,3 +48,15 @@ describe('checkIntegrationOptions', () => {
     expect(bad).toThrow(/prefix: must be a path such as "\/sessions\/"/);
   });
 });
+
+describe('encrypt', () => {
+  it('is off by default, on from the file, the integration\'s options or the command line, and only a boolean', () => {
+    expect(loadConfig(root, {}).encrypt).toBe(false);
+    expect(loadConfig(root, {}, { inline: { encrypt: true } }).encrypt).toBe(true);
+    expect(checkIntegrationOptions({ encrypt: true, standalone: true }).encrypt).toBe(true);
+    const file = join(root, 'encrypted.json');
+    writeFileSync(file, JSON.stringify({ source: 'from-file', encrypt: true }));
+    expect(loadConfig(root, { SESSIONPRESS_CONFIG: file }).encrypt).toBe(true);
+    expect(() => checkIntegrationOptions({ encrypt: 'yes' })).toThrow(/encrypt: /);
+  });
+});

@@ -113,3 +113,33 @@ describe('npm run link without site', () => {
     expect((await run([E.branches_streaming.session_id.slice(0, 8)])).lines.join('\n')).not.toContain('is not set');
   });
 });
+
+describe('npm run link --key', () => {
+  it('appends the key of the link slot before the anchor, the same key the build derives from the password and the site', async () => {
+    const { createSlots, fromBase64Url, siteSalt, toBase64Url, unlockWithLink } = await import('../../src/lib/encrypt/crypto.js');
+    const { argon2idNode, siteSecrets } = await import('../../src/lib/encrypt/site.js');
+    process.env.SESSIONPRESS_SOURCE = fixturesRoot;
+    process.env.SESSIONPRESS_SITE = 'https://me.github.io';
+    process.env.SESSIONPRESS_BASE = '/pub';
+    process.env.SESSIONPRESS_PASSWORD = 'a long password';
+    const bs = E.branches_streaming;
+    const r = await run([bs.session_id.slice(0, 8), '--message', bs.active_leaf_uuid.slice(0, 8), '--key']);
+    expect(r.code).toBe(0);
+    const m = /#k=([A-Za-z0-9_-]{43})&m-/.exec(r.lines.find((l) => l.startsWith('https://'))!);
+    expect(m).not.toBeNull();
+    expect(r.lines.join('\n')).toMatch(/without its password/);
+    // The key opens the slots a build of this site with this password publishes, and is not the site key itself.
+    const { siteKey, slots } = await createSlots('a long password', await siteSalt('https://me.github.io', '/pub/'), argon2idNode);
+    const opened = await unlockWithLink(slots, fromBase64Url(m![1]));
+    expect(opened && toBase64Url(opened)).toBe(toBase64Url(siteKey));
+    expect(m![1]).not.toBe(toBase64Url((await siteSecrets('a long password', 'https://me.github.io', '/pub/')).siteKey));
+  });
+
+  it('asks for the password', async () => {
+    process.env.SESSIONPRESS_SOURCE = fixturesRoot;
+    delete process.env.SESSIONPRESS_PASSWORD;
+    const r = await run([E.sessions[0].session_id.slice(0, 8), '--key']);
+    expect(r.code).toBe(2);
+    expect(r.lines[0]).toMatch(/SESSIONPRESS_PASSWORD/);
+  });
+});
