@@ -22,6 +22,8 @@ export interface SessionSource {
    * (2.1.x), workflow runs' included. Optional: hand-made sources have none.
    */
   sidecarPaths?: string[];
+  /** Absolute paths of the `journal.jsonl` of each workflow run (`<session>/subagents/workflows/<runId>/journal.jsonl`): what the run's agents started and returned, not transcript. */
+  journalPaths?: string[];
   /** Absolute paths of `<session>/tool-results/*` files: whole outputs of tools (`<id>.txt`) and hooks (`hook-<id>-stdout.txt`) that the records show only in part. */
   toolResultPaths?: string[];
   size: number;
@@ -37,6 +39,8 @@ export interface SourceLayout {
 
 const AGENT_FILE = /^agent-.+\.jsonl$/;
 const SIDECAR_FILE = /^agent-.+\.meta\.json$/;
+/** A workflow run's record of its agents' starts and results (not transcript). */
+export const WORKFLOW_JOURNAL = 'journal.jsonl';
 /** A workflow run's folder: `<session>/subagents/workflows/<runId>/`. */
 export const WORKFLOW_DIR = /[\\/]subagents[\\/]workflows[\\/]([^\\/]+)[\\/][^\\/]+$/;
 
@@ -71,7 +75,7 @@ export async function discoverSources(root: string): Promise<SourceLayout> {
     for (const fileName of sessionFiles) {
       const sessionId = fileName.slice(0, -'.jsonl'.length);
       const path = join(dir, fileName);
-      const found: SessionFolderFiles = { subagentPaths: [], sidecarPaths: [], toolResultPaths: [] };
+      const found: SessionFolderFiles = { subagentPaths: [], sidecarPaths: [], toolResultPaths: [], journalPaths: [] };
       if (subdirs.has(sessionId)) {
         await readSessionFolder(join(dir, sessionId), found);
         agentPaths.push(...found.subagentPaths);
@@ -86,6 +90,7 @@ export async function discoverSources(root: string): Promise<SourceLayout> {
         siblingAgentPaths: siblings,
         sidecarPaths: found.sidecarPaths,
         toolResultPaths: found.toolResultPaths,
+        ...(found.journalPaths.length ? { journalPaths: found.journalPaths } : {}),
         size: st.size,
         mtimeMs: st.mtimeMs,
       });
@@ -98,6 +103,7 @@ interface SessionFolderFiles {
   subagentPaths: string[];
   sidecarPaths: string[];
   toolResultPaths: string[];
+  journalPaths: string[];
 }
 
 /**
@@ -109,16 +115,17 @@ async function readSessionFolder(sessionDir: string, found: SessionFolderFiles):
   const subDir = join(sessionDir, 'subagents');
   await collectAgentFiles(subDir, found);
   for (const run of await listDir(join(subDir, 'workflows'))) {
-    if (run.isDirectory()) await collectAgentFiles(join(subDir, 'workflows', run.name), found);
+    if (run.isDirectory()) await collectAgentFiles(join(subDir, 'workflows', run.name), found, true);
   }
   for (const f of await listDir(join(sessionDir, 'tool-results'))) {
     if (f.isFile()) found.toolResultPaths.push(join(sessionDir, 'tool-results', f.name));
   }
 }
 
-async function collectAgentFiles(dir: string, found: SessionFolderFiles): Promise<void> {
+async function collectAgentFiles(dir: string, found: SessionFolderFiles, workflowRun = false): Promise<void> {
   for (const f of await listDir(dir)) {
     if (!f.isFile()) continue;
+    if (workflowRun && f.name === WORKFLOW_JOURNAL) found.journalPaths.push(join(dir, f.name));
     if (AGENT_FILE.test(f.name)) found.subagentPaths.push(join(dir, f.name));
     else if (SIDECAR_FILE.test(f.name)) found.sidecarPaths.push(join(dir, f.name));
   }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { agentIdFromPath, discoverSources, sidecarPathOf, toPosix, WORKFLOW_DIR, type SessionSource, type SourceLayout } from '../discover.js';
-import { readJsonl } from '../jsonl/read-jsonl.js';
+import { readJsonl, type JsonlRecord } from '../jsonl/read-jsonl.js';
 import { createRedactor } from '../redact/redactor.js';
 import type { RedactionOptions, Redactor } from '../redact/types.js';
 import { usernamesFromFolder } from '../redact/usernames.js';
@@ -68,6 +68,7 @@ export async function openSession(source: SessionSource, options: OpenSessionOpt
       readDiagnostics.push({ file: rel(path), line: 0, code: 'read-error', reason: `cannot read agent file: ${(err as Error).message}` });
     }
   }
+  const journals = await readJournals(source, rel, readDiagnostics);
   // With tool output dropped, the whole tool outputs are not read at all; hooks' outputs are not tool output.
   const dropOutput = options.redaction !== false && options.redaction.dropToolOutput === true;
   const persisted = await readToolResults(source, rel, readDiagnostics, dropOutput ? isHookOutputFile : () => true);
@@ -80,6 +81,7 @@ export async function openSession(source: SessionSource, options: OpenSessionOpt
     const values: unknown[] = main.records.map((r) => r.value);
     for (const a of agents) for (const r of a.records) values.push(r.value);
     values.push(...sidecars.values(), ...persisted.values());
+    for (const records of journals.values()) for (const r of records) values.push(r.value);
     const report = await redactor.redactSession(values, { projectFolders: [source.projectFolder] });
     findings = report.findings.map(({ rule, count }) => ({ rule, count }));
   }
@@ -91,6 +93,7 @@ export async function openSession(source: SessionSource, options: OpenSessionOpt
     agents,
     readDiagnostics,
     persistedOutputs: new Map([...persisted].map(([name, p]) => [name, p.content])),
+    ...(journals.size ? { workflowJournals: journals } : {}),
   };
   return { source, result: buildSession(input), bytes, findings, redactor };
 }
@@ -100,11 +103,31 @@ async function readSidecars(source: SessionSource, rel: (p: string) => string, d
   const out = new Map<string, AgentMeta>();
   for (const path of source.sidecarPaths ?? []) {
     try {
-      const value: unknown = JSON.parse(await readFile(path, 'utf8'));
+      const text = await readFile(path, 'utf8');
+      // Workflow agents often leave an empty sidecar: a quiet fact (nothing was kept), not a problem.
+      if (!text.trim()) continue;
+      const value: unknown = JSON.parse(text);
       if (value && typeof value === 'object' && !Array.isArray(value)) out.set(path, value as AgentMeta);
       else diagnostics.push({ file: rel(path), line: 0, code: 'not-object', reason: 'agent sidecar is not a JSON object; ignored' });
     } catch (err) {
       diagnostics.push({ file: rel(path), line: 0, code: 'not-json', reason: `agent sidecar cannot be read as JSON (${(err as Error).message.slice(0, 80)}); ignored` });
+    }
+  }
+  return out;
+}
+
+/** The `journal.jsonl` of each workflow run, by run id (its folder's name); redacted with the session. */
+async function readJournals(source: SessionSource, rel: (p: string) => string, diagnostics: Diagnostic[]): Promise<Map<string, JsonlRecord[]>> {
+  const out = new Map<string, JsonlRecord[]>();
+  for (const path of source.journalPaths ?? []) {
+    const runId = WORKFLOW_DIR.exec(path)?.[1];
+    if (!runId) continue;
+    try {
+      const r = await readJsonl(path, rel(path));
+      diagnostics.push(...r.diagnostics);
+      out.set(runId, r.records);
+    } catch (err) {
+      diagnostics.push({ file: rel(path), line: 0, code: 'read-error', reason: `cannot read workflow journal: ${(err as Error).message}` });
     }
   }
   return out;
