@@ -388,7 +388,7 @@ function renderUser(m: UserMessage, ctx: RenderContext, options: RenderMessageOp
       const body = html`<div class="msg-body">${renderPromptText(m.text, ctx)}${images}${docs}</div>`;
       return frame('prompt', m.uuid, m.timestamp, body, {
         promptIndex,
-        label: m.userKind === 'queued-prompt' ? 'queued' : undefined,
+        label: m.userKind === 'queued-prompt' ? 'queued' : promptSourceLabel(m.promptSource),
         extraClass: m.userKind === 'queued-prompt' ? 'queued' : undefined,
       });
     }
@@ -428,6 +428,13 @@ function renderUser(m: UserMessage, ctx: RenderContext, options: RenderMessageOp
     default:
       return html``;
   }
+}
+
+/** How a prompt came in, when not typed (`promptSource`): a word beside its number. `sdk` is said once, in the header. */
+const PROMPT_SOURCES: Record<string, string> = { queued: 'queued', suggestion_accepted: 'suggestion accepted', system: 'sent by Claude Code' };
+
+function promptSourceLabel(source: string | undefined): string | undefined {
+  return source && Object.hasOwn(PROMPT_SOURCES, source) ? PROMPT_SOURCES[source] : undefined;
 }
 
 /** What Claude Code puts around another session's message when it has no `<cross-session-message>` wrapper. */
