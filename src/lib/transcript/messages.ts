@@ -193,6 +193,8 @@ function assistantFor(c: Collected, entry: Entry, message: Record<string, unknow
 function startsNewTurn(c: Collected, existing: AssistantMessage, entry: Entry): boolean {
   const stream = c.streams.get(existing);
   if (!stream || c.lastUserIndex < stream.lastIndex) return false;
+  // A copy of what the message already holds (a resumed session writes earlier turns again) is the same message.
+  if (contentBlocks(entry).some((b) => existing.blocks.some((x) => sameBlock(x, b)))) return false;
   // Parented on a user entry written after the message: the model answered it, so this is a new turn.
   const parentAt = entry.parentUuid ? c.userIndex.get(entry.parentUuid) : undefined;
   if (parentAt !== undefined && parentAt > stream.lastIndex) return true;
