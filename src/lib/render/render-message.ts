@@ -448,7 +448,7 @@ const PEER_OUTRO_LINE = /\s*This came from another Claude session[^\n]*\s*$/;
  * the `SendMessage` call that answered it.
  */
 function peerMessageHtml(m: UserMessage, ctx: RenderContext): SafeHtml {
-  const answer = m.peer?.answeredBy ? html`<p class="peer-answer"><a href="#t-${m.peer.answeredBy}">Answered by a SendMessage call below</a></p>` : '';
+  const answer = m.peer?.answeredBy ? html`<p class="agent-link peer-answer"><a href="#t-${m.peer.answeredBy}">Answered by a SendMessage call below</a></p>` : '';
   if (!m.peer || /<cross-session-message\b/.test(m.text)) return html`${renderPromptText(m.text, ctx)}${answer}`;
   const { name, from, mode } = m.peer;
   const details = [name && from ? from : undefined, mode ? `${mode} mode` : undefined].filter(Boolean).join(' · ');

@@ -510,7 +510,7 @@ function sumUsage(entries: Entry[]): Map<string, UsageAcc> {
   const finalById = new Map<string, Entry>();
   // A gateway that reuses one `message.id` for every turn: an entry parented on a user entry written after the id's last entry is a new turn.
   const userAt = new Map<string, number>();
-  const turnOf = new Map<string, { n: number; last: number }>();
+  const turnOf = new Map<string, { n: number; last: number; blocks: Set<string> }>();
   for (const e of entries) {
     if (e.isSidechain) continue;
     if (e.type === 'user' && e.uuid) userAt.set(e.uuid, e.index);
@@ -520,9 +520,12 @@ function sumUsage(entries: Entry[]): Map<string, UsageAcc> {
       finalById.set(`uuid:${e.uuid ?? e.line}`, e);
       continue;
     }
-    const t = turnOf.get(id) ?? { n: 0, last: e.index };
+    const t = turnOf.get(id) ?? { n: 0, last: e.index, blocks: new Set<string>() };
     const parentAt = e.parentUuid ? userAt.get(e.parentUuid) : undefined;
-    if (parentAt !== undefined && parentAt > t.last) t.n++;
+    const keys = blockKeys(e);
+    // A copy of blocks already seen (a resumed session writes earlier turns again) is the same message.
+    if (parentAt !== undefined && parentAt > t.last && !keys.some((k) => t.blocks.has(k))) t.n++;
+    for (const k of keys) t.blocks.add(k);
     t.last = e.index;
     turnOf.set(id, t);
     finalById.set(t.n ? `${id}#turn${t.n}` : id, e);
@@ -533,6 +536,19 @@ function sumUsage(entries: Entry[]): Map<string, UsageAcc> {
     addUsage(acc, { model: typeof m?.model === 'string' ? m.model : undefined, provider: str(m?.provider) }, m?.usage as Usage | undefined, id);
   }
   return acc;
+}
+
+/** What identifies an entry's blocks: tool_use ids and texts. */
+function blockKeys(e: Entry): string[] {
+  const content = messageOf(e)?.content;
+  if (!Array.isArray(content)) return typeof content === 'string' ? [`text:${content}`] : [];
+  return content.flatMap((b) => {
+    const o = b as { type?: unknown; id?: unknown; text?: unknown; thinking?: unknown };
+    if (o?.type === 'tool_use' && typeof o.id === 'string') return [`tool:${o.id}`];
+    if (o?.type === 'text' && typeof o.text === 'string' && o.text) return [`text:${o.text}`];
+    if (o?.type === 'thinking' && typeof o.thinking === 'string' && o.thinking) return [`thinking:${o.thinking}`];
+    return [];
+  });
 }
 
 /** The cost a message's usage states (gateways write one), in USD; undefined when it states none. */

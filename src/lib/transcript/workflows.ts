@@ -85,12 +85,20 @@ export function completeRun(runId: string, agents: Subagent[], journal: Map<stri
     if (j.label && !target.description) target.description = j.label;
     if (j.result && !hasReply(target)) target.journalResult = j.result;
   }
+  // Named by what it was asked to do: every agent of a run has the same type.
+  for (const a of out) if (!a.description && a.prompt.trim()) a.description = firstLine(a.prompt);
   const orderOf = (a: Subagent) => [...(journal?.values() ?? [])].find((j) => sameAgent(a.agentId, j.agentId))?.order ?? Number.MAX_SAFE_INTEGER;
   const firstTime = (a: Subagent) => a.messages.find((m) => m.timestamp)?.timestamp ?? '\uffff';
   return out
     .map((a, i) => ({ a, i }))
     .sort((x, y) => orderOf(x.a) - orderOf(y.a) || firstTime(x.a).localeCompare(firstTime(y.a)) || x.i - y.i)
     .map((x) => x.a);
+}
+
+/** The first line of a prompt, cut to a title's length. */
+function firstLine(text: string): string {
+  const line = text.split('\n').find((l) => l.trim())?.trim() ?? '';
+  return line.length > 120 ? `${line.slice(0, 119).trimEnd()}…` : line;
 }
 
 /** Whether an agent's transcript ends with words of its own (its reply). */
