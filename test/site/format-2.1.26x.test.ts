@@ -115,7 +115,7 @@ describe('broken chains, background sessions and a moving working directory', ()
     expect(at.every((i: number) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     // Each note comes right before the entry it is about, in reading order (a prompt opens the next turn).
-    const articles = [...t.querySelectorAll('article')];
+    const articles: Element[] = [...t.querySelectorAll('article')];
     const after = (e: Element) => articles[articles.indexOf(e.closest('article') ?? e) + 1]?.getAttribute('data-uuid');
     expect([...t.querySelectorAll('.marker-chain-break')].map(after)).toEqual(E.broken.breaks.map((b: any) => b.uuid));
     expect(t.querySelectorAll('.marker-cwd')).toHaveLength(E.broken.cwdChanges);
