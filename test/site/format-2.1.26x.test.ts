@@ -167,6 +167,12 @@ describe('teammates of 2.1.26x', () => {
     expect(callCounts(t, E.teammates.calls)).toEqual(once(E.teammates.calls));
     expect(text(t)).toContain(E.teammates.report);
   });
+
+  it('lists the members of the team its config describes under the TeamCreate call', () => {
+    const call = el(transcript(E.teammates.session), `[data-tool-use-id="${E.teammates.teamCreate}"]`);
+    expect([...call.querySelectorAll('[data-team-member]')].map((m) => m.getAttribute('data-team-member'))).toEqual(E.teammates.members);
+    expect(text(call)).toContain(E.teammates.teamPrompt);
+  });
 });
 
 describe('a gateway that reuses one message id', () => {

@@ -8,6 +8,7 @@ import type { RedactionOptions, Redactor } from '../redact/types.js';
 import { usernamesFromFolder } from '../redact/usernames.js';
 import { buildSession, type AgentFileInput, type AgentMeta, type BuildResult, type SessionInput } from '../transcript/build-session.js';
 import { agentPathsOf, assignSiblingAgents } from './sibling-agents.js';
+import { readTeamConfig } from './team-config.js';
 
 // Re-exported: callers that open sessions find the agents here too; the loader imports the light module alone.
 export { agentPathsOf, assignSiblingAgents };
@@ -69,6 +70,7 @@ export async function openSession(source: SessionSource, options: OpenSessionOpt
     }
   }
   const journals = await readJournals(source, rel, readDiagnostics);
+  const team = await readTeamConfig(options.root, source.sessionId, rel, readDiagnostics);
   // With tool output dropped, the whole tool outputs are not read at all; hooks' outputs are not tool output.
   const dropOutput = options.redaction !== false && options.redaction.dropToolOutput === true;
   const persisted = await readToolResults(source, rel, readDiagnostics, dropOutput ? isHookOutputFile : () => true);
@@ -82,6 +84,7 @@ export async function openSession(source: SessionSource, options: OpenSessionOpt
     for (const a of agents) for (const r of a.records) values.push(r.value);
     values.push(...sidecars.values(), ...persisted.values());
     for (const records of journals.values()) for (const r of records) values.push(r.value);
+    if (team) values.push(team.value);
     const report = await redactor.redactSession(values, { projectFolders: [source.projectFolder] });
     findings = report.findings.map(({ rule, count }) => ({ rule, count }));
   }
@@ -94,6 +97,7 @@ export async function openSession(source: SessionSource, options: OpenSessionOpt
     readDiagnostics,
     persistedOutputs: new Map([...persisted].map(([name, p]) => [name, p.content])),
     ...(journals.size ? { workflowJournals: journals } : {}),
+    ...(team ? { teamConfig: team.value } : {}),
   };
   return { source, result: buildSession(input), bytes, findings, redactor };
 }

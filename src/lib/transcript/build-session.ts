@@ -24,6 +24,7 @@ import {
   type SubagentContext,
 } from './subagents.js';
 import { linkPeerReplies } from './peers.js';
+import { attachTeam } from './teams.js';
 import { completeRun, emptyWorkflowAgent, readJournal } from './workflows.js';
 import { resolveActiveBranch } from './tree.js';
 import type {
@@ -58,6 +59,8 @@ export interface SessionInput {
   persistedOutputs?: PersistedOutputs;
   /** The `journal.jsonl` lines of each workflow run, by run id (redacted). */
   workflowJournals?: Map<string, JsonlRecord[]>;
+  /** The session's team config, when the source tree holds one (redacted). */
+  teamConfig?: Record<string, unknown>;
 }
 
 export type BuildResult =
@@ -128,6 +131,7 @@ export function buildSession(input: SessionInput): BuildResult {
   };
   const subagents = linkAgents(input, entries, messages, [...built.toolCalls.values()], ctx, unknownMetadata);
   linkPeerReplies(messages);
+  if (input.teamConfig) attachTeam(built.toolCalls, input.teamConfig);
 
   const turns = toTurns(messages, built.turnDurations);
   const title = chooseTitle(entries, turns, input.sessionId, metadata);

@@ -275,6 +275,16 @@ export interface ToolCall {
   subagent?: Subagent;
   /** For a `Workflow` call: the agents of its run (`subagents/workflows/<runId>/`), in start order. */
   workflowAgents?: Subagent[];
+  /** For a `TeamCreate` call: the team as its config describes it, when the source tree holds the config. */
+  team?: TeamInfo;
+}
+
+/** An agent team as `teams/session-<8 hex>/config.json` describes it (read only from inside the source root). */
+export interface TeamInfo {
+  name?: string;
+  /** The lead's agent id (`team-lead@<team>`). */
+  lead?: string;
+  members: Array<{ name: string; agentType?: string; model?: string; color?: string; prompt?: string }>;
 }
 
 export interface ToolResult {

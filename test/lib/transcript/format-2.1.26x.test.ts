@@ -163,6 +163,15 @@ describe('teammates of 2.1.26x', () => {
     expect(call.subagent).toMatchObject({ agentId: E.teammates.agentId, role: 'teammate', name: E.teammates.name, team: E.teammates.team, color: 'blue' });
     expect(allCalls(call.subagent!.messages).map((c) => c.id)).toEqual(E.teammates.calls);
   });
+
+  it('puts the team its config describes (inside the source tree) on the TeamCreate call, redacted', async () => {
+    const s = await fixtureSession(root, E.teammates.session, {});
+    const call = allCalls(s.messages).find((c) => c.id === E.teammates.teamCreate)!;
+    expect(call.team?.members.map((m) => m.name)).toEqual(E.teammates.members);
+    const prompt = call.team?.members.find((m) => m.name === E.teammates.name)?.prompt ?? '';
+    expect(prompt).toContain(E.teammates.teamPrompt);
+    expect(prompt.includes(E.peers.secret)).toBe(false);
+  });
 });
 
 describe('a gateway that reuses one message id for every turn', () => {
