@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sessionToMarkdown } from '../../../src/lib/export/markdown.js';
 import { buildSession } from '../../../src/lib/transcript/build-session.js';
 import { resolveActiveBranch } from '../../../src/lib/transcript/tree.js';
 import { toEntry } from '../../../src/lib/transcript/entries.js';
@@ -91,6 +92,11 @@ describe('kept outputs with new names, and new lines', () => {
     expect(markers(s, 'remote-session').map((m) => m.value)).toEqual([E.peers.remoteSession]);
     const a = s.messages.find((m): m is AssistantMessage => m.kind === 'assistant' && m.blocks.some((b) => b.type === 'thinking'));
     expect(a?.blocks.find((b) => b.type === 'thinking')).toMatchObject({ thinking: '' });
+  });
+
+  it('gives the recorded cost in the Markdown twin too', async () => {
+    const s = await fixtureSession(root, E.peers.session, false);
+    expect(sessionToMarkdown(s).join('\n')).toContain(`$${E.peers.recordedCost} recorded by Claude Code`);
   });
 
   it('redacts the Remote Control link of a bridge_status line and every kept file', async () => {
