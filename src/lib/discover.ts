@@ -24,6 +24,8 @@ export interface SessionSource {
    * (2.1.x), workflow runs' included. Optional: hand-made sources have none.
    */
   sidecarPaths?: string[];
+  /** Absolute paths of the `journal.jsonl` of each workflow run (`<session>/subagents/workflows/<runId>/journal.jsonl`): what the run's agents started and returned, not transcript. */
+  journalPaths?: string[];
   /** Absolute paths of `<session>/tool-results/*` files: whole outputs of tools (`<id>.txt`) and hooks (`hook-<id>-stdout.txt`) that the records show only in part. */
   toolResultPaths?: string[];
   size: number;
@@ -46,6 +48,8 @@ export interface SourceLayout {
 
 const AGENT_FILE = /^agent-.+\.jsonl$/;
 const SIDECAR_FILE = /^agent-.+\.meta\.json$/;
+/** A workflow run's record of its agents' starts and results (not transcript). */
+export const WORKFLOW_JOURNAL = 'journal.jsonl';
 /** A workflow run's folder: `<session>/subagents/workflows/<runId>/`. */
 export const WORKFLOW_DIR = /[\\/]subagents[\\/]workflows[\\/]([^\\/]+)[\\/][^\\/]+$/;
 
@@ -83,7 +87,7 @@ export async function discoverSources(root: string): Promise<SourceLayout> {
     for (const fileName of sessionFiles) {
       const sessionId = fileName.slice(0, -'.jsonl'.length);
       const path = join(dir, fileName);
-      const found: SessionFolderFiles = { subagentPaths: [], sidecarPaths: [], toolResultPaths: [] };
+      const found: SessionFolderFiles = { subagentPaths: [], sidecarPaths: [], toolResultPaths: [], journalPaths: [] };
       if (subdirs.has(sessionId)) {
         await readSessionFolder(root, join(dir, sessionId), found, problems);
         agentPaths.push(...found.subagentPaths);
@@ -103,6 +107,7 @@ export async function discoverSources(root: string): Promise<SourceLayout> {
         siblingAgentPaths: siblings,
         sidecarPaths: found.sidecarPaths,
         toolResultPaths: found.toolResultPaths,
+        ...(found.journalPaths.length ? { journalPaths: found.journalPaths } : {}),
         size: st.size,
         mtimeMs: st.mtimeMs,
       });
@@ -136,6 +141,7 @@ interface SessionFolderFiles {
   subagentPaths: string[];
   sidecarPaths: string[];
   toolResultPaths: string[];
+  journalPaths: string[];
 }
 
 /**
@@ -150,16 +156,17 @@ async function readSessionFolder(root: string, sessionDir: string, found: Sessio
   await collectAgentFiles(root, subDir, await list(subDir), found, problems);
   const workflows = join(subDir, 'workflows');
   for (const run of await list(workflows)) {
-    if (run.isDirectory()) await collectAgentFiles(root, join(workflows, run.name), await list(join(workflows, run.name)), found, problems);
+    if (run.isDirectory()) await collectAgentFiles(root, join(workflows, run.name), await list(join(workflows, run.name)), found, problems, true);
   }
   for (const f of await list(join(sessionDir, 'tool-results'))) {
     if (f.isFile()) found.toolResultPaths.push(join(sessionDir, 'tool-results', f.name));
   }
 }
 
-async function collectAgentFiles(root: string, dir: string, entries: Dirent[], found: SessionFolderFiles, problems: Diagnostic[]): Promise<void> {
+async function collectAgentFiles(root: string, dir: string, entries: Dirent[], found: SessionFolderFiles, problems: Diagnostic[], workflowRun = false): Promise<void> {
   for (const f of entries) {
     if (!f.isFile()) continue;
+    if (workflowRun && f.name === WORKFLOW_JOURNAL) found.journalPaths.push(join(dir, f.name));
     if (AGENT_FILE.test(f.name)) {
       if (safeId(root, dir, f.name, agentIdFromPath(f.name), problems)) found.subagentPaths.push(join(dir, f.name));
     } else if (SIDECAR_FILE.test(f.name)) found.sidecarPaths.push(join(dir, f.name));

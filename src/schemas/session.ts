@@ -38,6 +38,9 @@ export const sessionFactsSchema = z.object({
   agentName: z.string().optional(),
   tags: z.array(z.string()).default([]),
   sdk: z.object({ entrypoint: z.string().optional() }).optional(),
+  background: z.boolean().optional(),
+  recordedCost: z.object({ totalCostUSD: z.number(), linesAdded: z.number().optional(), linesRemoved: z.number().optional(), models: z.array(z.string()).optional() }).optional(),
+  cwdChanges: z.number().int().optional(),
 });
 
 // Overview (C2): what each prompt led to, and the session's files, subagents and commits, bounded (src/lib/build/session-overview.ts).

@@ -12,6 +12,7 @@ import { decodeProjectFolder } from '../transcript/build-session.js';
 import { buildSession, type AgentFileInput, type AgentMeta, type BuildResult, type SessionInput } from '../transcript/build-session.js';
 import type { Session } from '../transcript/types.js';
 import { agentPathsOf, assignSiblingAgents } from './sibling-agents.js';
+import { readTeamConfig } from './team-config.js';
 
 // Re-exported: callers that open sessions find the agents here too; the loader imports the light module alone.
 export { agentPathsOf, assignSiblingAgents };
@@ -59,6 +60,10 @@ export interface ReadSession {
   /** The session file first, then its agent files. */
   files: SessionFile[];
   sideFiles: SideFile[];
+  /** The `journal.jsonl` records of each workflow run, by run id: not transcripts, read for the results they add. */
+  journals: Map<string, JsonlRecord[]>;
+  /** The team's config (`<root>/teams/session-<8 hex>/config.json`), when the source tree holds one. */
+  team?: { file: string; value: Record<string, unknown> };
   /** Problems met while reading, by file and line. */
   diagnostics: Diagnostic[];
   /** Bytes read: transcripts and kept outputs. */
@@ -129,6 +134,9 @@ export async function readSession(source: SessionSource, options: OpenSessionOpt
       if (i === 0) break;
     }
   }
+  // Beside the transcripts: each workflow run's journal, and the team's config when the source tree holds it.
+  const journals = files.length ? await readJournals(source, options.root, rel, diagnostics) : new Map<string, JsonlRecord[]>();
+  const team = files.length ? await readTeamConfig(options.root, source.sessionId, rel, diagnostics) : undefined;
   // With tool output dropped, the whole tool outputs are not read at all; hooks' outputs are not tool output.
   const dropOutput = options.redaction !== false && options.redaction.dropToolOutput === true;
   const sideFiles = files.length ? await readSideFiles(source, options.root, rel, diagnostics, dropOutput ? isHookOutputFile : () => true) : [];
@@ -141,6 +149,8 @@ export async function readSession(source: SessionSource, options: OpenSessionOpt
     const values: unknown[] = [];
     for (const f of files) for (const r of f.records) values.push(r.value);
     for (const f of sideFiles) values.push(f.value);
+    for (const records of journals.values()) for (const r of records) values.push(r.value);
+    if (team) values.push(team.value);
     report = await redactor.redactSession(values, { projectFolders: [source.projectFolder] });
     // Problems quote file names and line heads: redacted before anyone stores or prints them.
     for (const d of diagnostics) {
@@ -148,7 +158,7 @@ export async function readSession(source: SessionSource, options: OpenSessionOpt
       d.reason = redactor.redactText(d.reason);
     }
   }
-  return { source, files, sideFiles, diagnostics, bytes, report, redactor };
+  return { source, files, sideFiles, journals, ...(team ? { team } : {}), diagnostics, bytes, report, redactor };
 }
 
 /**
@@ -183,6 +193,8 @@ export async function openSession(source: SessionSource, options: OpenSessionOpt
     agents,
     readDiagnostics: read.diagnostics,
     persistedOutputs: persisted,
+    ...(read.journals.size ? { workflowJournals: read.journals } : {}),
+    ...(read.team ? { teamConfig: read.team.value } : {}),
   };
   const built = buildSession(input);
   if (!built.ok) {
@@ -233,6 +245,23 @@ function sessionIdentity(source: SessionSource, session: Session | undefined, re
     ...(project.checkout ? { checkout: project.checkout } : {}),
     copyFolder,
   };
+}
+
+/** The `journal.jsonl` of each workflow run, by run id (its folder's name); redacted with the session. */
+async function readJournals(source: SessionSource, root: string, rel: (p: string) => string, diagnostics: Diagnostic[]): Promise<Map<string, JsonlRecord[]>> {
+  const out = new Map<string, JsonlRecord[]>();
+  for (const path of source.journalPaths ?? []) {
+    const runId = WORKFLOW_DIR.exec(path)?.[1];
+    if (!runId) continue;
+    try {
+      const r = await readJsonl(path, rel(path), root);
+      diagnostics.push(...r.diagnostics);
+      out.set(runId, r.records);
+    } catch (err) {
+      diagnostics.push({ file: rel(path), line: 0, code: 'read-error', reason: `cannot read workflow journal: ${(err as Error).message}` });
+    }
+  }
+  return out;
 }
 
 /** A hook's whole output kept beside the session (`hook-<id>-stdout.txt`, `hook-<id>-<n>-additionalContext.txt`). */

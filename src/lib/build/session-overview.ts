@@ -230,7 +230,7 @@ function subagentEntry(sub: Subagent, call: ToolCall | undefined, place: Overvie
   return {
     ...place,
     agentType: sub.agentType ?? input('subagent_type'),
-    description: (sub.description ?? input('description'))?.slice(0, 200),
+    description: (sub.description ?? input('description') ?? (sub.noTranscript ? 'Workflow agent (no transcript kept)' : undefined))?.slice(0, 200),
     toolCalls: turnCalls(sub.messages).length,
     durationMs: sub.stats.durationMs,
   };

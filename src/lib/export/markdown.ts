@@ -15,7 +15,7 @@ import { imageBlocks } from '../render/tools/common.js';
 import { cleanResultText, resultText, str } from '../render/tool-data.js';
 import type { PriceTable } from '../site/cost.js';
 import { pullRequestLabel } from '../site/pull-requests.js';
-import { countOf, formatCost, isWebUrl, sessionCost } from '../site/summary.js';
+import { countOf, formatCost, isWebUrl, sessionCost, sessionCostText } from '../site/summary.js';
 import type { AssistantMessage, Message, Session, ToolCall, Turn } from '../transcript/types.js';
 import { blockquote, closeOpenFence, cutText, fence, headingText, inlineCode, linkDestination, neutralizeMarkdown, openDetails, summaryText } from './gfm.js';
 
@@ -103,7 +103,9 @@ function tokenLine(session: Session): string | undefined {
   }
   const table = prices as PriceTable;
   const cost = sessionCost(usage, table);
-  const money = cost.total > 0 ? ` · ${formatCost({ ...cost, unpriced: [] }, table.currency)}${cost.total > cost.stated ? ` at list prices of ${table.asOf}` : ''}` : '';
+  // Claude Code's own total (a `cost-state` line) wins over an estimate.
+  const recorded = session.facts.recordedCost;
+  const money = recorded && table.currency === 'USD' ? ` · ${sessionCostText(session.facts, table)} by Claude Code` : cost.total > 0 ? ` · ${formatCost({ ...cost, unpriced: [] }, table.currency)}${cost.total > cost.stated ? ` at list prices of ${table.asOf}` : ''}` : '';
   return `**Tokens:** ${formatTokens(input)} in, ${formatTokens(output)} out, ${formatTokens(cache)} cache${money}`;
 }
 

@@ -94,6 +94,8 @@ export function findPrivateKeyBlocks(s: string): Array<{ start: number; end: num
   return out.sort((a, b) => a.start - b.start);
 }
 
+/** A Remote Control session link, `https://claude.ai/code/<session id>`: group 1 is the id (and any query after it). */
+const REMOTE_CONTROL_URL = /claude\.ai\/code\/((?:session_)?[A-Za-z0-9_-]{12,}(?:\?[^\s"'<>]*)?)/g;
 const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/g;
 const AWS_KEY_ID = /(?<![A-Z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g;
 const GOOGLE_API_KEY = /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g;
@@ -191,6 +193,10 @@ export function detectValues(
   if (s.includes('A')) {
     for (const m of s.matchAll(AWS_KEY_ID)) sink('aws-access-key-id', m[0]);
     if (s.includes('AIza')) for (const m of s.matchAll(GOOGLE_API_KEY)) sink('google-api-key', m[0]);
+  }
+  if (s.includes('claude.ai/code/')) {
+    // A Remote Control link (`bridge_status` lines, 2.1.2xx): whoever holds it can reach the live session.
+    for (const m of s.matchAll(REMOTE_CONTROL_URL)) sink('remote-control-url', m[1]);
   }
   // Spans of `scheme://user:password@`, where neither an address nor an assignment starts.
   let urlSpans: Array<[number, number]> | null = null;

@@ -28,6 +28,7 @@ const RENDERERS: Record<string, AttachmentRenderer> = {
   hook_additional_context: hookResult,
   hook_permission_decision: hookResult,
   hook_system_message: hookResult,
+  async_hook_response: hookResult,
   file: fileAttachment,
   edited_text_file: editedFile,
   edited_image_file: editedFile,
@@ -97,6 +98,7 @@ const HOOK_OUTCOMES: Record<string, [string, string]> = {
   hook_additional_context: ['added context', ''],
   hook_permission_decision: ['decided a permission', ''],
   hook_system_message: ['said', ''],
+  async_hook_response: ['answered later', ''],
 };
 
 /** Text worth showing from a hook (an empty object on stdout is the usual nothing); JSON hook output in words. */
@@ -348,6 +350,19 @@ export function markerView(m: MarkerMessage): MessageView {
       break;
     case 'mode':
       text = html`Mode: <strong>${value}</strong>`;
+      break;
+    case 'chain-jump':
+      // A message Claude Code filed under an entry written long before it arrived (another session's message, often).
+      text = html`The chain jumps back here: this was filed under line ${value} of the file, written earlier; it is shown where it was written`;
+      break;
+    case 'chain-break':
+      text = value === 'first' ? html`The record starts mid-chain: its first entry names a parent that is not in the file` : html`The chain is broken here: this entry names a parent that is not in the file; what follows is shown in file order`;
+      break;
+    case 'remote-session':
+      text = html`Remote session: <strong>${value}</strong>`;
+      break;
+    case 'cwd':
+      text = html`Working directory: <code>${value}</code>`;
       break;
     default:
       text = html`${String(m.markerType).replace(/[-_]/g, ' ')}: <strong>${value}</strong>`;

@@ -341,7 +341,8 @@ function renderAssistantBlock(b: ContentBlock, m: AssistantMessage, calls: Map<s
     case 'thinking': {
       if (!ctx.renderThinking) return html``;
       const text = str((b as { thinking?: unknown }).thinking) ?? '';
-      if (!text.trim()) return html``;
+      // 2.1.2xx keeps only the signature of some thinking blocks: Claude thought, but the words were not written down.
+      if (!text.trim()) return str((b as { signature?: unknown }).signature) ? html`<p class="thinking redacted">Thinking not kept in the record (only its signature)</p>` : html``;
       const index = ctx.indexThinking ? html` data-pagefind-weight="1"` : html` data-pagefind-ignore`;
       return html`<details class="thinking"${index}><summary>Thinking · ${formatCount(text.length)} chars</summary>${markdownBlock(text)}</details>`;
     }
@@ -387,7 +388,7 @@ function renderUser(m: UserMessage, ctx: RenderContext, options: RenderMessageOp
       const body = html`<div class="msg-body">${renderPromptText(m.text, ctx)}${images}${docs}</div>`;
       return frame('prompt', m.uuid, m.timestamp, body, {
         promptIndex,
-        label: m.userKind === 'queued-prompt' ? 'queued' : undefined,
+        label: m.userKind === 'queued-prompt' ? 'queued' : promptSourceLabel(m.promptSource),
         extraClass: m.userKind === 'queued-prompt' ? 'queued' : undefined,
       });
     }
@@ -418,7 +419,7 @@ function renderUser(m: UserMessage, ctx: RenderContext, options: RenderMessageOp
       return frame('notification', m.uuid, m.timestamp, html`<div class="msg-body">${renderPromptText(m.text, ctx)}${agentOriginLink(m.resultOf)}</div>`);
     case 'agent-message':
       // A teammate's or another session's message: a card naming who sent it, never a prompt of the user's.
-      return frame('agent-message', m.uuid, m.timestamp, html`<div class="msg-body">${renderPromptText(m.text, ctx)}</div>`);
+      return frame('agent-message', m.uuid, m.timestamp, html`<div class="msg-body">${peerMessageHtml(m, ctx)}</div>`);
     case 'tool-result': {
       // A result whose call is missing (the model pairs the rest inside their calls).
       const images = renderImages(m.blocks, ctx, 'Tool result image');
@@ -427,6 +428,32 @@ function renderUser(m: UserMessage, ctx: RenderContext, options: RenderMessageOp
     default:
       return html``;
   }
+}
+
+/** How a prompt came in, when not typed (`promptSource`): a word beside its number. `sdk` is said once, in the header. */
+const PROMPT_SOURCES: Record<string, string> = { queued: 'queued', suggestion_accepted: 'suggestion accepted', system: 'sent by Claude Code' };
+
+function promptSourceLabel(source: string | undefined): string | undefined {
+  return source && Object.hasOwn(PROMPT_SOURCES, source) ? PROMPT_SOURCES[source] : undefined;
+}
+
+/** What Claude Code puts around another session's message when it has no `<cross-session-message>` wrapper. */
+const PEER_INTRO_LINE = /^\s*Another Claude session sent a message:\s*/;
+const PEER_OUTRO_LINE = /\s*This came from another Claude session[^\n]*\s*$/;
+
+/**
+ * A message from a teammate or another session. A wrapped one names its
+ * sender in its card (tagged-text.ts); a bare one from another session
+ * (`origin.kind: "peer"`) gets the same card from its origin. Either links to
+ * the `SendMessage` call that answered it.
+ */
+function peerMessageHtml(m: UserMessage, ctx: RenderContext): SafeHtml {
+  const answer = m.peer?.answeredBy ? html`<p class="agent-link peer-answer"><a href="#t-${m.peer.answeredBy}">Answered by a SendMessage call below</a></p>` : '';
+  if (!m.peer || /<cross-session-message\b/.test(m.text)) return html`${renderPromptText(m.text, ctx)}${answer}`;
+  const { name, from, mode } = m.peer;
+  const details = [name && from ? from : undefined, mode ? `${mode} mode` : undefined].filter(Boolean).join(' · ');
+  const body = m.text.replace(PEER_INTRO_LINE, '').replace(PEER_OUTRO_LINE, '');
+  return html`<blockquote class="teammate-message session-message"><p class="teammate-from">Message from session <strong>${name ?? from ?? 'another session'}</strong>${details ? html` <span class="muted">(${details})</span>` : ''}</p>${renderPromptText(body, ctx, '1')}</blockquote>${answer}`;
 }
 
 function renderCommand(m: UserMessage, ctx: RenderContext): SafeHtml {

@@ -41,6 +41,8 @@ const RENDERERS: Record<string, SystemRenderer> = {
   scheduled_task_fire: (m, raw) => notice(m, 'Scheduled task fired', str(raw.cron) ?? str(raw.taskId) ?? str(raw.jobId)),
   permission_retry: (m, raw) => notice(m, 'Permission retried', str(raw.toolName) ?? str(raw.tool)),
   local_command: localCommand,
+  // 2.1.2xx: `/remote-control` connected the session to claude.ai. Its link (`url`) is never shown: whoever holds it reaches the live session.
+  bridge_status: (m) => ({ kind: 'system', label: 'Remote control', body: html`<p class="system-text">${textOf(m).replace(/https?:\/\/\S+/g, '').trim() || 'Remote control is active'}</p>`, extraClass: 'notice compact' }),
 };
 
 /** The view of a system message, or undefined when it has nothing for a reader. */

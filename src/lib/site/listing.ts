@@ -8,7 +8,7 @@
  */
 import type { SessionEntry } from '../../schemas/session.js';
 import type { PriceTable } from './cost.js';
-import { formatCost, sessionCost, shortModel } from './summary.js';
+import { sessionCostText, shortModel } from './summary.js';
 import { pullRequestLabel } from './pull-requests.js';
 import { checkoutParts } from './session-project.js';
 
@@ -67,7 +67,7 @@ export function cardRow(data: SessionEntry, prices: PriceTable): CardRow {
     n: f.promptCount,
     c: f.toolCallCount,
     a: data.subagentCount,
-    $: formatCost(sessionCost(f.usage, prices), prices.currency),
+    $: sessionCostText(f, prices),
     m: f.models.filter((m) => m !== '<synthetic>').map(shortModel),
   };
   if (f.usage.some((u) => u.statedCost !== undefined)) row.st = 1;

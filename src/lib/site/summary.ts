@@ -79,6 +79,16 @@ export function formatCost(cost: CostEstimate, currency = 'USD'): string {
   return parts.filter(Boolean).join(' + ');
 }
 
+/**
+ * A session's cost in words: Claude Code's own running total when the
+ * session recorded one (a `cost-state` line, 2.1.2xx: it knows prices and
+ * discounts an estimate does not), else the stated and estimated parts.
+ */
+export function sessionCostText(facts: { usage: ModelUsage[]; recordedCost?: { totalCostUSD: number } }, prices: PriceTable): string {
+  if (facts.recordedCost && prices.currency === 'USD') return `${formatStatedCost(facts.recordedCost.totalCostUSD)} recorded`;
+  return formatCost(sessionCost(facts.usage, prices), prices.currency);
+}
+
 /** Only web links are followed from an overview: anything else is shown as text. */
 export function isWebUrl(url: string): boolean {
   return /^https?:\/\/[^\s]+$/i.test(url);

@@ -27,6 +27,8 @@ const HOOK_KINDS = new Set([
   'hook_additional_context',
   'hook_permission_decision',
   'hook_system_message',
+  // 2.1.2xx: an async hook's answer, arriving after the turn it ran in.
+  'async_hook_response',
 ]);
 
 /** Files, edits and memory the model was given: collapsible context. */
@@ -54,6 +56,12 @@ const MARKER_KINDS: Record<string, { markerType: string; value: string }> = {
   auto_mode_exit: { markerType: 'auto-mode', value: 'off' },
   ultra_effort_enter: { markerType: 'effort', value: 'ultra' },
   ultra_effort_exit: { markerType: 'effort', value: 'normal' },
+};
+
+/** Attachments that become a marker whose value the attachment holds: the marker type, and the fields that may name the value. */
+const VALUE_MARKER_KINDS: Record<string, { markerType: string; fields: string[]; fallback: string }> = {
+  // 2.1.2xx: the session was handed to or taken back from a remote (claude.ai) session.
+  remote_session_change: { markerType: 'remote-session', fields: ['status', 'state', 'change', 'action', 'kind'], fallback: 'changed' },
 };
 
 /** Reminders, listings and budget notes Claude Code feeds the model: nothing a reader needs. */
@@ -87,7 +95,12 @@ export function attachmentDisposition(att: Record<string, unknown>): AttachmentD
   if (type === 'queued_command') return { show: 'queued-prompt' };
   const marker = MARKER_KINDS[type];
   if (marker) return { show: 'marker', ...marker };
-  if (isHookAttachment(att)) return type === 'hook_success' && !hookSaidSomething(att) ? { show: 'hidden', hidden: 'hook results' } : { show: 'message' };
+  const valued = Object.hasOwn(VALUE_MARKER_KINDS, type) ? VALUE_MARKER_KINDS[type] : undefined;
+  if (valued) {
+    const value = valued.fields.map((f) => att[f]).find((v): v is string => typeof v === 'string' && v.trim() !== '');
+    return { show: 'marker', markerType: valued.markerType, value: value ?? valued.fallback };
+  }
+  if (isHookAttachment(att)) return (type === 'hook_success' || type === 'async_hook_response') && !hookSaidSomething(att) ? { show: 'hidden', hidden: 'hook results' } : { show: 'message' };
   if (CONTEXT_KINDS.has(type)) return { show: 'message' };
   const hidden = HIDDEN_KINDS[type];
   if (hidden) return { show: 'hidden', hidden };

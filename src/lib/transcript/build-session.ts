@@ -23,12 +23,16 @@ import {
   type PendingSubagent,
   type SubagentContext,
 } from './subagents.js';
+import { linkPeerReplies } from './peers.js';
+import { attachTeam } from './teams.js';
+import { completeRun, emptyWorkflowAgent, readJournal } from './workflows.js';
 import { resolveActiveBranch } from './tree.js';
 import type {
   AbandonedBranch,
   AssistantMessage,
   CompactionMessage,
   Entry,
+  MarkerMessage,
   Message,
   ModelUsage,
   Session,
@@ -53,6 +57,10 @@ export interface SessionInput {
   readDiagnostics?: Diagnostic[];
   /** Whole outputs of `<persisted-output>` results (`<session>/tool-results/`), redacted, by file name. */
   persistedOutputs?: PersistedOutputs;
+  /** The `journal.jsonl` lines of each workflow run, by run id (redacted). */
+  workflowJournals?: Map<string, JsonlRecord[]>;
+  /** The session's team config, when the source tree holds one (redacted). */
+  teamConfig?: Record<string, unknown>;
 }
 
 export type BuildResult =
@@ -98,7 +106,8 @@ export function buildSession(input: SessionInput): BuildResult {
   diagnostics.push(...built.diagnostics);
   mergeHidden(hidden, built.hiddenCounts);
   const metadata = readMetadata(entries, hidden);
-  const messages = insertMarkers(built.messages, metadata.markers);
+  const chain = chainMarkers(branch, main);
+  const messages = insertMarkers(built.messages, [...metadata.markers, ...chain.markers]);
   const abandoned: AbandonedBranch[] = branch.abandoned
     .map((b) => {
       const m = buildMessages(b.entries, input.file, options);
@@ -121,10 +130,13 @@ export function buildSession(input: SessionInput): BuildResult {
     toTurns,
   };
   const subagents = linkAgents(input, entries, messages, [...built.toolCalls.values()], ctx, unknownMetadata);
+  linkPeerReplies(messages);
+  if (input.teamConfig) attachTeam(built.toolCalls, input.teamConfig);
 
   const turns = toTurns(messages, built.turnDurations);
   const title = chooseTitle(entries, turns, input.sessionId, metadata);
   const facts = computeFacts(entries, messages, turns, subagents, input.projectFolder, metadata);
+  if (chain.cwdChanges) facts.cwdChanges = chain.cwdChanges;
   const session: Session = {
     sessionId: input.sessionId,
     file: input.file,
@@ -178,10 +190,33 @@ function mergeHidden(into: Record<string, number>, from: Record<string, number>)
   for (const [k, n] of Object.entries(from)) countHidden(into, k, n);
 }
 
-/** Mode markers have no place in the parent chain (no uuid): they go where they were written, by line. */
+/** Mode markers have no place in the parent chain (no uuid): they go where they were written, by line (a marker about a line goes before it). */
 function insertMarkers(messages: Message[], markers: Message[]): Message[] {
   if (!markers.length) return messages;
-  return [...messages, ...markers].sort((a, b) => a.line - b.line);
+  return [...messages, ...markers].sort((a, b) => a.line - b.line || Number(b.kind === 'marker') - Number(a.kind === 'marker'));
+}
+
+/**
+ * Markers a reader needs to follow the chain: where a message filed under a
+ * stale parent jumps back (shown where it was written), where the chain is
+ * broken (a parent not in the file), and where the working directory changed.
+ */
+function chainMarkers(branch: ReturnType<typeof resolveActiveBranch>, main: Entry[]): { markers: MarkerMessage[]; cwdChanges: number } {
+  const markers: MarkerMessage[] = [];
+  for (const j of branch.jumps) markers.push({ kind: 'marker', uuid: `jump-${j.uuid}`, markerType: 'chain-jump', value: String(j.parentLine), line: j.line });
+  for (const b of branch.breaks) markers.push({ kind: 'marker', uuid: `break-${b.uuid}`, markerType: 'chain-break', value: b.first ? 'first' : 'root', line: b.line });
+  let cwd: string | undefined;
+  let cwdChanges = 0;
+  for (const e of branch.active.length ? main : []) {
+    const next = typeof e.raw.cwd === 'string' && e.raw.cwd ? e.raw.cwd : undefined;
+    if (!next || (e.type !== 'user' && e.type !== 'assistant' && e.type !== 'system')) continue;
+    if (cwd !== undefined && next !== cwd) {
+      cwdChanges++;
+      markers.push({ kind: 'marker', uuid: `cwd-${e.uuid ?? e.line}`, timestamp: e.timestamp, markerType: 'cwd', value: next, line: e.line });
+    }
+    cwd = next;
+  }
+  return { markers, cwdChanges };
 }
 
 /**
@@ -203,8 +238,12 @@ function linkAgents(input: SessionInput, entries: Entry[], messages: Message[], 
   for (const agent of input.agents) {
     const agentEntries = agent.records.map(toEntry);
     reportUnknownTypes(agentEntries, agent.file, ctx.diagnostics, unknownMetadata);
-    const sub = buildSubagent(agentEntries, ctx, agent.file, agent.agentId, 'file');
-    if (!sub) continue;
+    // A workflow agent whose file is empty is shown as such (no transcript kept); any other empty agent file is counted.
+    const sub = buildSubagent(agentEntries, ctx, agent.file, agent.agentId, 'file') ?? (agent.workflowRunId && !agentEntries.length ? emptyWorkflowAgent(agent.agentId, agent.workflowRunId, agent.file) : undefined);
+    if (!sub) {
+      if (!agentEntries.length) countHidden(ctx.hidden, 'empty agent files');
+      continue;
+    }
     if (agent.workflowRunId) {
       sub.workflowRunId = agent.workflowRunId;
       sub.agentType = typeof agent.meta?.agentType === 'string' ? agent.meta.agentType : sub.agentType;
@@ -230,6 +269,11 @@ function linkAgents(input: SessionInput, entries: Entry[], messages: Message[], 
   for (const group of progress) {
     const sub = buildSubagent(group.entries, ctx, input.file, group.agentId, 'progress');
     if (sub) rebuilt.set(group, sub);
+  }
+  for (const runId of input.workflowJournals?.keys() ?? []) if (!runs.has(runId)) runs.set(runId, []);
+  for (const [runId, agents] of runs) {
+    const journal = input.workflowJournals?.get(runId);
+    runs.set(runId, completeRun(runId, agents, journal ? readJournal(journal) : undefined));
   }
   const shown = [...pending.map((p) => p.sub), ...forks.map((f) => f.sub), ...rebuilt.values(), ...[...runs.values()].flat()];
   const allCalls = [...mainCalls];
@@ -417,7 +461,7 @@ function computeFacts(entries: Entry[], messages: Message[], turns: Turn[], suba
   }
   const usage = sumUsage(entries);
   for (const sub of subagents) {
-    for (const m of sub.messages) if (m.kind === 'assistant') addUsage(usage, m, m.usage, m.messageId ?? m.uuid);
+    for (const m of sub.messages) if (m.kind === 'assistant') addUsage(usage, m, m.usage, m.messageId ? `${m.messageId}@${m.uuid}` : m.uuid);
   }
   return {
     projectPath,
@@ -437,6 +481,8 @@ function computeFacts(entries: Entry[], messages: Message[], turns: Turn[], suba
     ...(metadata.worktree ? { worktree: metadata.worktree } : {}),
     ...(metadata.agentName ? { agentName: metadata.agentName } : {}),
     tags: metadata.tags,
+    ...(metadata.recordedCost ? { recordedCost: metadata.recordedCost } : {}),
+    ...(main.some((e) => e.raw.sessionKind === 'bg') ? { background: true } : {}),
     ...sdkFact(main),
   };
 }
@@ -466,10 +512,27 @@ type UsageAcc = ModelUsage & { seen: Set<string> };
  */
 function sumUsage(entries: Entry[]): Map<string, UsageAcc> {
   const finalById = new Map<string, Entry>();
+  // A gateway that reuses one `message.id` for every turn: an entry parented on a user entry written after the id's last entry is a new turn.
+  const userAt = new Map<string, number>();
+  const turnOf = new Map<string, { n: number; last: number; blocks: Set<string> }>();
   for (const e of entries) {
-    if (e.type !== 'assistant' || e.isSidechain) continue;
+    if (e.isSidechain) continue;
+    if (e.type === 'user' && e.uuid) userAt.set(e.uuid, e.index);
+    if (e.type !== 'assistant') continue;
     const id = messageOf(e)?.id;
-    finalById.set(typeof id === 'string' ? id : `uuid:${e.uuid ?? e.line}`, e);
+    if (typeof id !== 'string') {
+      finalById.set(`uuid:${e.uuid ?? e.line}`, e);
+      continue;
+    }
+    const t = turnOf.get(id) ?? { n: 0, last: e.index, blocks: new Set<string>() };
+    const parentAt = e.parentUuid ? userAt.get(e.parentUuid) : undefined;
+    const keys = blockKeys(e);
+    // A copy of blocks already seen (a resumed session writes earlier turns again) is the same message.
+    if (parentAt !== undefined && parentAt > t.last && !keys.some((k) => t.blocks.has(k))) t.n++;
+    for (const k of keys) t.blocks.add(k);
+    t.last = e.index;
+    turnOf.set(id, t);
+    finalById.set(t.n ? `${id}#turn${t.n}` : id, e);
   }
   const acc = new Map<string, UsageAcc>();
   for (const [id, e] of finalById) {
@@ -477,6 +540,19 @@ function sumUsage(entries: Entry[]): Map<string, UsageAcc> {
     addUsage(acc, { model: typeof m?.model === 'string' ? m.model : undefined, provider: str(m?.provider) }, m?.usage as Usage | undefined, id);
   }
   return acc;
+}
+
+/** What identifies an entry's blocks: tool_use ids and texts. */
+function blockKeys(e: Entry): string[] {
+  const content = messageOf(e)?.content;
+  if (!Array.isArray(content)) return typeof content === 'string' ? [`text:${content}`] : [];
+  return content.flatMap((b) => {
+    const o = b as { type?: unknown; id?: unknown; text?: unknown; thinking?: unknown };
+    if (o?.type === 'tool_use' && typeof o.id === 'string') return [`tool:${o.id}`];
+    if (o?.type === 'text' && typeof o.text === 'string' && o.text) return [`text:${o.text}`];
+    if (o?.type === 'thinking' && typeof o.thinking === 'string' && o.thinking) return [`thinking:${o.thinking}`];
+    return [];
+  });
 }
 
 /** The cost a message's usage states (gateways write one), in USD; undefined when it states none. */

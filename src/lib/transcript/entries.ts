@@ -72,6 +72,8 @@ export function classifyUser(entry: Entry): UserKind {
   const text = textOf(entry).trimStart();
   if (COMPACT_CONTINUATION.test(text)) return 'compact-summary';
   if (text.startsWith('<local-command-caveat>')) return 'meta';
+  // Another session's message is written as a meta line (`isMeta`, `promptSource: "system"`), yet it is conversation.
+  if (isPeerMessage(entry, text)) return 'agent-message';
   if (entry.isMeta) return 'meta';
   if (isTaskNotification(entry, text)) return 'task-notification';
   if (isAgentMessageText(text)) return 'agent-message';
@@ -87,10 +89,27 @@ export function classifyUser(entry: Entry): UserKind {
  * What a prompt queued while Claude worked turns out to be: a background
  * agent's result, a message from another agent, or a prompt someone typed.
  */
-export function queuedKind(text: string): UserKind {
+export function queuedKind(text: string, origin?: unknown): UserKind {
   if (text.trimStart().startsWith('<task-notification>')) return 'task-notification';
   if (isAgentMessageText(text)) return 'agent-message';
+  const kind = origin && typeof origin === 'object' ? (origin as { kind?: unknown }).kind : undefined;
+  if (kind === 'peer' || PEER_INTRO.test(text.trimStart())) return 'agent-message';
+  if (kind === 'task-notification') return 'task-notification';
   return 'queued-prompt';
+}
+
+/** The words Claude Code writes before another session's message (with or without a `<cross-session-message>` wrapper). */
+const PEER_INTRO = /^Another Claude session sent a message:/;
+
+/**
+ * A message another Claude Code session sent (2.1.1xx+): `origin.kind` is
+ * `peer`, or (lines without an origin) its text opens with the words that
+ * announce one. Never a prompt: nobody typed it into this session.
+ */
+export function isPeerMessage(entry: Entry, text: string = textOf(entry).trimStart()): boolean {
+  const origin = entry.raw.origin as { kind?: unknown } | undefined;
+  if (origin && typeof origin === 'object' && origin.kind === 'peer') return true;
+  return PEER_INTRO.test(text) && (isAgentMessageText(text) || entry.isMeta);
 }
 
 /** A background agent's result, injected as a user entry (2.1.x marks its origin; older ones only carry the tag). */

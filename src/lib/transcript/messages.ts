@@ -9,6 +9,7 @@ import type {
   ContentBlock,
   Entry,
   Message,
+  PeerMessage,
   SystemMessage,
   ToolCall,
   ToolResult,
@@ -46,6 +47,12 @@ interface Collected {
   messages: Message[];
   /** Assistant messages by `message.id`, so that later streaming entries join them. */
   byMessageId: Map<string, AssistantMessage>;
+  /** Where each assistant message stands: its last entry's index and request id (see `assistantFor`). */
+  streams: Map<AssistantMessage, { lastIndex: number; requestId?: string }>;
+  /** File index of the last user entry collected (a prompt, a tool result…). */
+  lastUserIndex: number;
+  /** File index of each user entry collected, by uuid. */
+  userIndex: Map<string, number>;
   toolCalls: Map<string, ToolCall>;
   /** User entries holding tool results: paired only after the walk, once every call is known. */
   resultEntries: Entry[];
@@ -73,6 +80,9 @@ export function buildMessages(entries: Entry[], file: string, options: BuildMess
   const collected: Collected = {
     messages: [],
     byMessageId: new Map(),
+    streams: new Map(),
+    lastUserIndex: -1,
+    userIndex: new Map(),
     toolCalls: new Map(),
     resultEntries: [],
     hidden: {},
@@ -117,6 +127,8 @@ function collectEntry(c: Collected, entry: Entry): void {
     c.lastCommand = undefined;
     collectAssistant(c, entry);
   } else if (entry.type === 'user') {
+    c.lastUserIndex = entry.index;
+    if (entry.uuid) c.userIndex.set(entry.uuid, entry.index);
     collectUser(c, entry);
   } else if (entry.type === 'system') {
     collectSystem(c, entry);
@@ -137,6 +149,7 @@ function collectAssistant(c: Collected, entry: Entry): void {
   const id = typeof message.id === 'string' ? message.id : undefined;
   const blocks = contentBlocks(entry);
   const target = assistantFor(c, entry, message, id);
+  c.streams.set(target, { lastIndex: entry.index, requestId: str(entry.raw.requestId) ?? c.streams.get(target)?.requestId });
   if (entry.uuid) target.uuids.push(entry.uuid);
   target.blocks = mergeBlocks(target.blocks, blocks);
   if (message.usage && typeof message.usage === 'object') target.usage = message.usage as Usage;
@@ -144,10 +157,20 @@ function collectAssistant(c: Collected, entry: Entry): void {
   collectToolCalls(c, entry, target, blocks);
 }
 
-/** The message a streaming entry belongs to: the one already seen with its id, or a new one. */
+/**
+ * The message a streaming entry belongs to: the one already seen with its id,
+ * or a new one. Some gateways (models reached through OpenRouter, Bedrock)
+ * answer every turn of a session with one `message.id`: an entry parented on
+ * a user entry (a tool result, a prompt) written after the message, or one
+ * from another request, or one after such a user entry when the message had
+ * already ended (a final `stop_reason`), is a new turn, not more of the old
+ * message. Entries
+ * of one request stay together even when a tool result was written between
+ * them (2.1.x writes each block as its own entry while tools already run).
+ */
 function assistantFor(c: Collected, entry: Entry, message: Record<string, unknown>, id: string | undefined): AssistantMessage {
   const existing = id ? c.byMessageId.get(id) : undefined;
-  if (existing) return existing;
+  if (existing && !startsNewTurn(c, existing, entry)) return existing;
   const target: AssistantMessage = {
     kind: 'assistant',
     assistantKind: classifyAssistant(entry),
@@ -164,6 +187,24 @@ function assistantFor(c: Collected, entry: Entry, message: Record<string, unknow
   c.messages.push(target);
   if (id) c.byMessageId.set(id, target);
   return target;
+}
+
+/** Whether an entry that shares an earlier message's id is a later turn (see `assistantFor`). */
+function startsNewTurn(c: Collected, existing: AssistantMessage, entry: Entry): boolean {
+  const stream = c.streams.get(existing);
+  if (!stream || c.lastUserIndex < stream.lastIndex) return false;
+  // A copy of what the message already holds (a resumed session writes earlier turns again) is the same message.
+  if (contentBlocks(entry).some((b) => existing.blocks.some((x) => sameBlock(x, b)))) return false;
+  // Parented on a user entry written after the message: the model answered it, so this is a new turn.
+  const parentAt = entry.parentUuid ? c.userIndex.get(entry.parentUuid) : undefined;
+  if (parentAt !== undefined && parentAt > stream.lastIndex) return true;
+  const requestId = str(entry.raw.requestId);
+  if (requestId && stream.requestId) return requestId !== stream.requestId;
+  return typeof existing.stopReason === 'string' && existing.stopReason !== '';
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v ? v : undefined;
 }
 
 /** Records each tool call of an entry once (cumulative streaming repeats them). */
@@ -334,8 +375,8 @@ function collectQueuedPrompt(c: Collected, entry: Entry, att: Record<string, unk
           .map((b) => String((b as { text?: unknown }).text ?? ''))
           .join('\n\n');
   if (!text.trim() && !blocks.length) return;
-  const kind = queuedKind(text);
-  const msg = userMessage(entry, kind, text);
+  const kind = queuedKind(text, att.origin);
+  const msg = userMessage(entry, kind, text, att.origin);
   msg.blocks = blocks.filter((b) => b.type !== 'text');
   c.messages.push(msg);
 }
@@ -428,7 +469,7 @@ function extendsBlock(a: ContentBlock, b: ContentBlock | undefined): boolean {
   return sameBlock(a, b);
 }
 
-function userMessage(entry: Entry, userKind: UserMessage['userKind'], text: string): UserMessage {
+function userMessage(entry: Entry, userKind: UserMessage['userKind'], text: string, origin: unknown = entry.raw.origin): UserMessage {
   const blocks = contentBlocks(entry).filter((b) => b.type !== 'text' && b.type !== 'tool_result');
   const msg: UserMessage = {
     kind: 'user',
@@ -440,6 +481,12 @@ function userMessage(entry: Entry, userKind: UserMessage['userKind'], text: stri
     line: entry.line,
     raw: entry.raw,
   };
+  if (userKind === 'agent-message') {
+    const peer = peerOf(origin, text);
+    if (peer) msg.peer = peer;
+  }
+  const source = entry.raw.promptSource;
+  if (typeof source === 'string' && source && source !== 'typed') msg.promptSource = source;
   if (userKind === 'command') {
     const name = (tagContent(text, 'command-name') ?? '').trim();
     const args = (tagContent(text, 'command-args') ?? '').trim();
@@ -447,6 +494,32 @@ function userMessage(entry: Entry, userKind: UserMessage['userKind'], text: stri
     msg.command = { name: name.startsWith('/') || !name ? name : `/${name}`, args, output: inlineOut };
   }
   return msg;
+}
+
+const CROSS_SESSION_OPEN = /<cross-session-message\b([^>]*)>/;
+
+/**
+ * Who sent another session's message: `origin` (`name`, `from`, `fromMode`,
+ * `msg_id`) first, else the attributes of its `<cross-session-message>`
+ * wrapper. Undefined for a teammate's message (no origin, no such wrapper).
+ */
+function peerOf(origin: unknown, text: string): PeerMessage | undefined {
+  const o = origin && typeof origin === 'object' ? (origin as Record<string, unknown>) : {};
+  const attrs: Record<string, string> = {};
+  const open = CROSS_SESSION_OPEN.exec(text);
+  if (open) for (const a of open[1].matchAll(/([\w-]+)\s*=\s*"([^"]*)"/g)) attrs[a[1]] = a[2];
+  if (o.kind !== 'peer' && !open && !/^\s*Another Claude session sent a message:/.test(text)) return undefined;
+  const s = (v: unknown) => (typeof v === 'string' && v.trim() ? v : undefined);
+  const peer: PeerMessage = {};
+  const name = s(o.name) ?? s(attrs['from-name']);
+  const from = s(o.from) ?? s(attrs.from);
+  const mode = s(o.fromMode) ?? s(attrs['from-mode']);
+  const msgId = s(o.msg_id) ?? s(o.msgId);
+  if (name) peer.name = name;
+  if (from) peer.from = from;
+  if (mode) peer.mode = mode;
+  if (msgId) peer.msgId = msgId;
+  return peer;
 }
 
 function systemMessage(entry: Entry, subtype: string, content: string): SystemMessage {

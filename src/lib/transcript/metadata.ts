@@ -15,10 +15,12 @@ export interface SessionMetadata {
   tags: string[];
   /** Mode and permission-mode changes, where they were written. */
   markers: MarkerMessage[];
+  /** The last `cost-state` line: the session's cost as Claude Code counted it. */
+  recordedCost?: SessionFacts['recordedCost'];
 }
 
 /** Metadata lines read for the header or the title; the others are accepted without a word. */
-const READ_TYPES = new Set(['custom-title', 'ai-title', 'agent-name', 'pr-link', 'worktree-state', 'tag', 'mode', 'permission-mode']);
+const READ_TYPES = new Set(['custom-title', 'ai-title', 'agent-name', 'pr-link', 'worktree-state', 'tag', 'mode', 'permission-mode', 'cost-state']);
 /** Types that are records of the conversation, not metadata. */
 const CONVERSATION = new Set(['user', 'assistant', 'system', 'attachment', 'progress', 'summary', 'file-history-snapshot', 'unknown']);
 /** The mode a session starts in, so that only changes become markers. */
@@ -67,7 +69,28 @@ function readLine(meta: SessionMetadata, e: Entry, current: Record<string, strin
     case 'permission-mode':
       readMode(meta, e, current, hidden);
       break;
+    case 'cost-state':
+      meta.recordedCost = costState(r) ?? meta.recordedCost;
+      break;
   }
+}
+
+/**
+ * A `cost-state` line (2.1.2xx): Claude Code's own running total for the
+ * session (`totalCostUSD`, the models in `modelUsage`, lines added and
+ * removed). Undefined when it states no cost.
+ */
+function costState(r: Record<string, unknown>): SessionFacts['recordedCost'] | undefined {
+  const cost = num(r.totalCostUSD) ?? num(r.costUSD) ?? num(r.totalCostUsd);
+  if (cost === undefined || cost < 0) return undefined;
+  const added = num(r.totalLinesAdded) ?? num(r.linesAdded);
+  const removed = num(r.totalLinesRemoved) ?? num(r.linesRemoved);
+  const usage = r.modelUsage && typeof r.modelUsage === 'object' && !Array.isArray(r.modelUsage) ? Object.keys(r.modelUsage).sort() : [];
+  return { totalCostUSD: cost, ...(added !== undefined ? { linesAdded: added } : {}), ...(removed !== undefined ? { linesRemoved: removed } : {}), ...(usage.length ? { models: usage } : {}) };
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
 /** A `mode` / `permission-mode` line: a marker when the mode changed, else a repeat, counted. */

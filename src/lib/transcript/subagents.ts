@@ -18,6 +18,10 @@ export interface AgentMeta {
   name?: string;
   /** Set for a fork (`agentType: "fork"`); a fork's sidecar has no `toolUseId`. */
   isFork?: boolean;
+  /** 2.1.26x teammates: `in_process_teammate`, with `teamName`, `color`, `customAgentType`, `planModeRequired`, `permissionMode`. */
+  taskKind?: string;
+  teamName?: string;
+  color?: string;
   [key: string]: unknown;
 }
 
@@ -66,10 +70,12 @@ export function buildSubagent(entries: Entry[], ctx: SubagentContext, file: stri
   if (!entries.length) return undefined;
   const branch = resolveActiveBranch(entries.map((e) => ({ ...e, isSidechain: false })), file, ctx.sessionUuids);
   ctx.diagnostics.push(...branch.diagnostics);
-  const built = buildMessages(branch.active, file, ctx.options);
+  // Nobody rewinds an agent: a fork in its file (a message filed under a stale parent, a retry) is work it did, so every branch is shown, in file order.
+  const shown = branch.abandoned.length ? [...branch.active, ...branch.abandoned.flatMap((b) => b.entries)].sort((a, b) => a.index - b.index) : branch.active;
+  const built = buildMessages(shown, file, ctx.options);
   ctx.diagnostics.push(...built.diagnostics);
   for (const [k, n] of Object.entries(built.hiddenCounts)) countHidden(ctx.hidden, k, n);
-  const first = branch.active.find((e) => e.type === 'user');
+  const first = shown.find((e) => e.type === 'user');
   const text = first ? textOf(first) : '';
   if (text.trim() === WARMUP) {
     countHidden(ctx.hidden, 'warmup agents');
@@ -263,11 +269,15 @@ function linkSubagent(call: ToolCall, sub: Subagent, how: Subagent['linkedBy'], 
   sub.linkedBy = how;
   sub.spawnCallId = call.id;
   const input = call.input;
-  sub.agentType = str(meta?.agentType) ?? str(input.subagent_type) ?? sub.agentType;
+  sub.agentType = str(meta?.customAgentType) ?? str(meta?.agentType) ?? str(input.subagent_type) ?? sub.agentType;
   sub.description = str(meta?.description) ?? str(input.description) ?? sub.description;
   sub.name = str(meta?.name) ?? str(input.name) ?? sub.name;
-  sub.team = str(input.team_name) ?? sub.team;
+  sub.team = str(input.team_name) ?? str(meta?.teamName) ?? sub.team;
+  const color = str(meta?.color) ?? str(input.color);
+  if (color) sub.color = color;
   if (input.run_in_background === true) sub.background = true;
+  // 2.1.26x: a teammate's sidecar says what it is (`taskKind: "in_process_teammate"`), with its team.
+  if (meta?.taskKind === 'in_process_teammate' || str(meta?.teamName)) sub.role = 'teammate';
   if (typeof meta?.spawnDepth === 'number') sub.depth = meta.spawnDepth;
   const r = call.result?.toolUseResult as { totalDurationMs?: unknown; totalTokens?: unknown; totalToolUseCount?: unknown; status?: unknown } | undefined;
   // A teammate: spawned into a team, it answers through messages, not through its call's result.
@@ -392,7 +402,13 @@ export function attachWorkflowRuns(calls: ToolCall[], runs: Map<string, Subagent
   const workflowCalls = calls.filter((c) => c.name === 'Workflow');
   const left = new Map(runs);
   for (const [runId, agents] of runs) {
-    const call = workflowCalls.find((c) => !c.workflowAgents && JSON.stringify([c.result?.toolUseResult ?? null, c.result?.content ?? '']).includes(runId));
+    // The run's folder is `wf_<id>`; a result may name it whole (`transcriptDir`) or by its id alone (`runId`).
+    const bare = runId.replace(/^wf_/, '');
+    const names = (c: ToolCall) => {
+      const text = JSON.stringify([c.result?.toolUseResult ?? null, c.result?.content ?? '']);
+      return text.includes(runId) || (bare.length >= 6 && new RegExp(`(?<![A-Za-z0-9])${bare.replace(/[^A-Za-z0-9_-]/g, '')}(?![A-Za-z0-9])`).test(text));
+    };
+    const call = workflowCalls.find((c) => !c.workflowAgents && names(c));
     if (call) {
       call.workflowAgents = agents;
       left.delete(runId);

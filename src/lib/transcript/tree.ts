@@ -18,10 +18,30 @@ export interface BranchEntries {
   entries: Entry[];
 }
 
+/** Where the active chain jumps back: a message filed under an entry written long before it (a peer message's stale parent). */
+export interface ChainJump {
+  /** The entry that jumps, its line, and the line of the parent it names. */
+  uuid: string;
+  line: number;
+  parentLine: number;
+}
+
+/** Where the chain is broken: an entry whose parent is not in the file (it starts a new root). */
+export interface ChainBreak {
+  uuid: string;
+  line: number;
+  /** Whether this is the file's first entry (a session continued from another file, a trimmed excerpt). */
+  first: boolean;
+}
+
 export interface ActiveBranch {
   /** Entries of the active conversation, in file order. */
   active: Entry[];
   abandoned: BranchEntries[];
+  /** Messages filed under a stale parent, shown in the order written (see `ChainJump`). */
+  jumps: ChainJump[];
+  /** Entries whose parent is missing (see `ChainBreak`). */
+  breaks: ChainBreak[];
   diagnostics: Diagnostic[];
 }
 
@@ -67,6 +87,7 @@ export function resolveActiveBranch(entries: Entry[], file: string, knownElsewhe
   }
 
   const roots: Node[] = [];
+  const breaks: ChainBreak[] = [];
   for (const node of nodes) {
     const { parentUuid, logicalParentUuid } = node.entry;
     const parent = parentUuid ? byUuid.get(parentUuid) : logicalParentUuid ? byUuid.get(logicalParentUuid) : undefined;
@@ -77,6 +98,7 @@ export function resolveActiveBranch(entries: Entry[], file: string, knownElsewhe
       // An agent file hangs off the session that spawned it: a parent in that file is not missing.
       if (parentUuid && !knownElsewhere?.has(parentUuid)) {
         report(node.entry.line, 'missing-parent', `parent ${parentUuid} is not in this file; the entry starts a new root`);
+        if (node.entry.uuid) breaks.push({ uuid: node.entry.uuid, line: node.entry.line, first: node === nodes[0] });
       }
       roots.push(node);
     }
@@ -124,8 +146,57 @@ export function resolveActiveBranch(entries: Entry[], file: string, knownElsewhe
   }
 
   const abandoned: BranchEntries[] = [];
-  const active = collect(roots, abandoned);
-  return { active, abandoned, diagnostics };
+  const answers = answersToInjected(entries);
+  const active = collect(roots, abandoned, answers);
+  return { active, abandoned, jumps: findJumps(active, byUuid, answers), breaks, diagnostics };
+}
+
+/**
+ * A user line Claude Code injected rather than a person typed: another
+ * session's or a teammate's message, a background task's notification.
+ * Claude Code files such a line (and often the turn that answers it) under
+ * whatever entry it last knew, which may be long before it arrived.
+ */
+function isInjected(entry: Entry): boolean {
+  if (entry.type !== 'user') return false;
+  const kind = classifyUser(entry);
+  return kind === 'agent-message' || kind === 'task-notification';
+}
+
+/** Injected lines and the assistant entries written right after one (their answers), by uuid. */
+function answersToInjected(entries: Entry[]): Set<string> {
+  const out = new Set<string>();
+  let lastConversation: Entry | undefined;
+  for (const e of entries) {
+    if (e.type !== 'user' && e.type !== 'assistant') continue;
+    if (e.uuid && (isInjected(e) || (e.type === 'assistant' && lastConversation && e.uuid && out.has(lastConversation.uuid ?? '') && lastConversation.type === 'user'))) out.add(e.uuid);
+    lastConversation = e;
+  }
+  return out;
+}
+
+/**
+ * The active entries that jump back: an injected line (or its answer) whose
+ * parent was written before other conversation that is not its ancestor. One
+ * jump per place: an answer filed under the same parent as its message is not
+ * a second jump.
+ */
+function findJumps(active: Entry[], byUuid: Map<string, Node>, answers: Set<string>): ChainJump[] {
+  const jumps: ChainJump[] = [];
+  let previous: Entry | undefined;
+  let lastParent: string | undefined;
+  for (const e of active) {
+    if (e.type !== 'user' && e.type !== 'assistant') continue;
+    const parent = e.parentUuid ? byUuid.get(e.parentUuid)?.entry : undefined;
+    if (e.uuid && answers.has(e.uuid) && parent && previous && parent.index < previous.index && parent !== previous && e.parentUuid !== lastParent) {
+      jumps.push({ uuid: e.uuid, line: e.line, parentLine: parent.line });
+      lastParent = e.parentUuid ?? undefined;
+    } else if (!answers.has(e.uuid ?? '')) {
+      lastParent = undefined;
+    }
+    previous = e;
+  }
+  return jumps;
 }
 
 function markReached(starts: Node[], reached: Set<Node>): void {
@@ -155,8 +226,12 @@ function branchSignature(entry: Entry): string | undefined {
   return undefined;
 }
 
-/** Walks from the given starts, keeping active children and recording rewound ones. */
-function collect(starts: Node[], abandoned: BranchEntries[]): Entry[] {
+/**
+ * Walks from the given starts, keeping active children and recording rewound
+ * ones. A fork where an injected line (or its answer) meets older work is no
+ * rewind: the line was filed under a stale parent, and every branch is kept.
+ */
+function collect(starts: Node[], abandoned: BranchEntries[], answers: ReadonlySet<string> = new Set()): Entry[] {
   const out: Entry[] = [];
   const stack = [...starts];
   while (stack.length) {
@@ -175,7 +250,7 @@ function collect(starts: Node[], abandoned: BranchEntries[]): Entry[] {
       if (g) g.push(child);
       else groups.set(sig, [child]);
     }
-    if (groups.size < 2) {
+    if (groups.size < 2 || n.children.some((c) => answers.has(c.key))) {
       stack.push(...n.children);
       continue;
     }
@@ -197,7 +272,7 @@ function collect(starts: Node[], abandoned: BranchEntries[]): Entry[] {
         stack.push(child);
         continue;
       }
-      const entries = collect([child], abandoned).sort((a, b) => a.index - b.index);
+      const entries = collect([child], abandoned, answers).sort((a, b) => a.index - b.index);
       abandoned.push({ forkParentUuid: n.key, firstUuid: child.key, entries });
     }
   }

@@ -41,6 +41,8 @@ export const ENTRY_TYPES = [
   'fork-context-ref',
   'started',
   'result',
+  // 2.1.2xx: the session's running cost as Claude Code counts it (preferred to an estimate where present).
+  'cost-state',
   // Families whose members get new names every release (`atis-latch`, `marble-origami-commit`):
   // an entry whose type matches ENTRY_TYPE_FAMILIES gets the family name as its `type`.
   'latch',
@@ -173,8 +175,26 @@ export interface UserMessage {
   forks?: Subagent[];
   /** For a `task-notification`: the agent whose result it brings. */
   resultOf?: Subagent;
+  /** For an `agent-message` from another session (`origin.kind: "peer"`): who sent it, and the call that answered it. */
+  peer?: PeerMessage;
+  /** How the prompt came in (`promptSource`), when not typed: `queued`, `suggestion_accepted`, `system`, `sdk`… */
+  promptSource?: string;
   line: number;
   raw: Record<string, unknown>;
+}
+
+/** A message from another Claude Code session (`origin.kind: "peer"`, a `<cross-session-message>`). */
+export interface PeerMessage {
+  /** The sending session's name (`origin.name`, `from-name`). */
+  name?: string;
+  /** Its address (`origin.from`, `from`: `uds:…`). */
+  from?: string;
+  /** `prompting`, … (`origin.fromMode`, `from-mode`). */
+  mode?: string;
+  /** `origin.msg_id`: what a reply names. */
+  msgId?: string;
+  /** The `SendMessage` call that answered it (its tool_use id). */
+  answeredBy?: string;
 }
 
 export interface SystemMessage {
@@ -229,7 +249,7 @@ export interface MarkerMessage {
   /** The entry's uuid, or `marker-<line>` for a line that has none (mode lines carry no uuid). */
   uuid: string;
   timestamp?: string;
-  markerType: 'mode' | 'permission-mode' | 'plan-mode' | 'auto-mode' | (string & {});
+  markerType: 'mode' | 'permission-mode' | 'plan-mode' | 'auto-mode' | 'chain-jump' | 'chain-break' | 'cwd' | (string & {});
   /** The new value, e.g. `plan`, `acceptEdits`, `entered`, `exited`. */
   value: string;
   line: number;
@@ -255,6 +275,16 @@ export interface ToolCall {
   subagent?: Subagent;
   /** For a `Workflow` call: the agents of its run (`subagents/workflows/<runId>/`), in start order. */
   workflowAgents?: Subagent[];
+  /** For a `TeamCreate` call: the team as its config describes it, when the source tree holds the config. */
+  team?: TeamInfo;
+}
+
+/** An agent team as `teams/session-<8 hex>/config.json` describes it (read only from inside the source root). */
+export interface TeamInfo {
+  name?: string;
+  /** The lead's agent id (`team-lead@<team>`). */
+  lead?: string;
+  members: Array<{ name: string; agentType?: string; model?: string; color?: string; prompt?: string }>;
 }
 
 export interface ToolResult {
@@ -315,6 +345,12 @@ export interface Subagent {
   depth?: number;
   /** Set for a workflow run's agents (`subagents/workflows/<runId>/`). */
   workflowRunId?: string;
+  /** The agent's file was empty (0 bytes or no entries): Claude Code kept no transcript of it. */
+  noTranscript?: boolean;
+  /** What the run's `journal.jsonl` says the agent returned, when its transcript does not show it. */
+  journalResult?: string;
+  /** A teammate's colour (`color` of its sidecar). */
+  color?: string;
   /** How the subagent was linked to its call (or, for a fork, to the line that says it was forked). */
   linkedBy?: 'sidecar' | 'tool-use-result' | 'result-text' | 'prompt' | 'progress' | 'fork-line' | 'fork-context';
   /**
@@ -396,6 +432,12 @@ export interface SessionFacts {
   agentName?: string;
   /** From `tag` lines, in order first seen. */
   tags: string[];
+  /** `sessionKind: "bg"`: a background session (started with `--bg` or by another session), not one a person sat at. */
+  background?: boolean;
+  /** From the last `cost-state` line: the cost and lines changed as Claude Code counted them (preferred to an estimate). */
+  recordedCost?: { totalCostUSD: number; linesAdded?: number; linesRemoved?: number; models?: string[] };
+  /** Where the working directory changed (`cwd` of later entries), in order: how many times. */
+  cwdChanges?: number;
   /** Set when the session was run from the Agent SDK (`entrypoint: "sdk-*"`, `promptSource: "sdk"` or `origin.kind: "sdk"`). */
   sdk?: { entrypoint?: string };
 }

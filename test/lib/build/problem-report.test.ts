@@ -138,16 +138,16 @@ describe('unknown entry types in sessions', () => {
   const a = session('sa', [
     meta('sa', 'file-history-delta', { snapshotMessageId: 'sa-a1', trackingPath: 'src/x.ts', backup: null }),
     meta('sa', 'file-history-delta', { snapshotMessageId: 'sa-a1', trackingPath: 'src/y.ts', backup: { version: 1 } }),
-    meta('sa', 'cost-state', { totalCostUsd: 0.1 }),
+    meta('sa', 'holo-state', { totalCostUsd: 0.1 }),
     meta('sa', 'holo-reply', { message: { role: 'assistant', content: 'one' } }),
     meta('sa', 'holo-reply', { message: { role: 'assistant', content: 'two' } }),
   ]);
-  const b = session('sb', [meta('sb', 'cost-state', {}), meta('sb', 'holo-reply', { message: { role: 'user', content: 'three' } }), meta('sb', 'flat-turn', { uuid: 'sb-x', parentUuid: 'sb-a1' })]);
+  const b = session('sb', [meta('sb', 'holo-state', {}), meta('sb', 'holo-reply', { message: { role: 'user', content: 'three' } }), meta('sb', 'flat-turn', { uuid: 'sb-x', parentUuid: 'sb-a1' })]);
 
   it('counts lines with neither a message nor a uuid by type, and reports none of them', () => {
-    expect({ ...a.unknownMetadata }).toEqual({ 'file-history-delta': 2, 'cost-state': 1 });
-    expect({ ...b.unknownMetadata }).toEqual({ 'cost-state': 1 });
-    for (const s of [a, b]) expect(s.diagnostics.filter((d) => d.entryType === 'file-history-delta' || d.entryType === 'cost-state')).toEqual([]);
+    expect({ ...a.unknownMetadata }).toEqual({ 'file-history-delta': 2, 'holo-state': 1 });
+    expect({ ...b.unknownMetadata }).toEqual({ 'holo-state': 1 });
+    for (const s of [a, b]) expect(s.diagnostics.filter((d) => d.entryType === 'file-history-delta' || d.entryType === 'holo-state')).toEqual([]);
   });
 
   it('reports a line with a message, or in the conversation tree, on its line, and the log names each type once with its files', () => {
@@ -162,6 +162,6 @@ describe('unknown entry types in sessions', () => {
     const holo = lines.filter((l) => l.includes('"holo-reply"'));
     expect(holo).toEqual(['  unknown-type "holo-reply": 3 lines that may be conversation, not shown, in 2 files: proj/sa.jsonl, proj/sb.jsonl']);
     expect(lines.filter((l) => l.includes('"flat-turn"'))).toHaveLength(1);
-    expect(lines.join('\n')).not.toMatch(/cost-state|file-history-delta/);
+    expect(lines.join('\n')).not.toMatch(/holo-state|file-history-delta/);
   });
 });

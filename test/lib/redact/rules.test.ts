@@ -317,3 +317,14 @@ describe('the whole class of credentials (issue 25)', () => {
     }
   });
 });
+
+describe('remote control links', () => {
+  it('redacts the session part of a Remote Control link, and leaves other claude.ai addresses alone', async () => {
+    const id = 'session_01Hq7ZkTmW3xYpR8vN2bC4dF';
+    const { out } = await redact(`/remote-control is active: https://claude.ai/code/${id}?bridge=7Kx2 — docs at https://claude.ai/code and https://claude.ai/code/new`);
+    expect(out).not.toContain(id);
+    expect(out).not.toContain('bridge=7Kx2');
+    expect(out).toContain('https://claude.ai/code/[REDACTED:remote-control-url');
+    expect(out).toContain('docs at https://claude.ai/code and https://claude.ai/code/new');
+  });
+});

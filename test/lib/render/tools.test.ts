@@ -821,19 +821,26 @@ describe('content blocks: documents, redacted thinking, server tools', () => {
 });
 
 describe('Workflow run agents', () => {
-  it('nests each agent of the run under the Workflow call, labelled by type and description', () => {
+  it('nests each agent of the run under the Workflow call, named by what it was asked (its type only when that says more)', () => {
     const call = toolCall('Workflow', { name: 'triage' }, { content: 'Task ID: wf1' });
     const answer = assistantMsg([{ type: 'text', text: 'Mapped 12 issues' }]);
     call.workflowAgents = [
       { agentId: 'w-a1', prompt: 'map', messages: [answer], turns: [], stats: { toolUseCount: 3, durationMs: 65000 }, agentType: 'workflow-subagent', description: 'map issues', workflowRunId: 'run1' },
-      { agentId: 'w-a2', prompt: 'sum', messages: [], turns: [], stats: { toolUseCount: 1 }, workflowRunId: 'run1' },
+      { agentId: 'w-a2', prompt: '**Sum** the open issues\n\nby label', messages: [answer], turns: [], stats: { toolUseCount: 1 }, agentType: 'triager', workflowRunId: 'run1' },
+      { agentId: 'w-a3', prompt: '', messages: [], turns: [], stats: { toolUseCount: 0 }, workflowRunId: 'run1' },
+      { agentId: 'w-a4', prompt: '', messages: [], turns: [], stats: { toolUseCount: 0 }, workflowRunId: 'run1', noTranscript: true, journalResult: 'web: 1 unused export' },
     ];
     const el = render(call);
-    expect(text(el.querySelector('.workflow-agents .count'))).toBe('2 agents in this run');
+    expect(text(el.querySelector('.workflow-agents .count'))).toBe('4 agents in this run · 1 without a transcript');
     const first = el.querySelector('details.workflow-agent[data-subagent="w-a1"]');
     expect(first?.hasAttribute('open')).toBe(false);
-    expect(text(first?.querySelector('summary'))).toBe('workflow-subagent: map issues · 1 message · 1 min 5 s · 3 tool calls');
+    expect(text(first?.querySelector('summary'))).toBe('map issues · 1 message · 1 min 5 s · 3 tool calls');
     expect(text(first?.querySelector('.subagent-body'))).toContain('Mapped 12 issues');
-    expect(text(el.querySelector('details.workflow-agent[data-subagent="w-a2"] summary'))).toContain('Agent 2');
+    expect(text(el.querySelector('details.workflow-agent[data-subagent="w-a2"] summary'))).toMatch(/^triager: Sum the open issues · 1 message/);
+    expect(text(el.querySelector('details.workflow-agent[data-subagent="w-a3"] summary'))).toContain('Agent 3');
+    const empty = el.querySelector('[data-workflow-agent="w-a4"]');
+    expect(empty?.querySelector('details')).toBeNull();
+    expect(text(empty)).toContain('Agent 4 · no transcript kept');
+    expect(text(empty?.querySelector('.agent-result'))).toContain('web: 1 unused export');
   });
 });

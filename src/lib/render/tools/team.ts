@@ -2,7 +2,7 @@
 import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type HtmlValue, type SafeHtml } from '../sanitize.js';
-import { badgeHtml, field, longMarkdown, noteHtml, orError, toolFrame } from './common.js';
+import { badgeHtml, field, longMarkdown, markdownBlock, noteHtml, orError, toolFrame } from './common.js';
 import { obj, resultText, str, structuredOrJson } from '../tool-data.js';
 
 /** Structured message kinds (`{type: "shutdown_request", …}`) in words. */
@@ -58,8 +58,19 @@ export function renderTeamCreate(call: ToolCall, ctx: RenderContext): SafeHtml {
     const text = resultText(call.result).trim();
     return text ? noteHtml(text) : '';
   });
-  const input = html`${field('Purpose', str(i.description))}${field('Agent type', str(i.agent_type))}`;
+  const input = html`${field('Purpose', str(i.description))}${field('Agent type', str(i.agent_type))}${teamMembers(call, ctx)}`;
   return toolFrame(call, ctx, { summary: html`<strong>${str(i.team_name) ?? str(s?.team_name) ?? ''}</strong>`, input, output });
+}
+
+/** The team's members as its config lists them (only when the source tree held the config): name, type, model, and what each was asked, closed. */
+function teamMembers(call: ToolCall, ctx: RenderContext): SafeHtml {
+  const team = call.team;
+  if (!team?.members.length) return html``;
+  const items = team.members.map(
+    (m) =>
+      html`<li data-team-member="${m.name}"><strong>${m.name}</strong>${m.agentType ? html` <span class="badge badge-agent">${m.agentType}</span>` : ''}${m.model ? html` <code>${m.model}</code>` : ''}${m.prompt ? html`<details class="agent-prompt"><summary>Prompt · ${m.prompt.length} chars</summary>${markdownBlock(m.prompt)}</details>` : ''}</li>`,
+  );
+  return html`<div class="team-members"><p class="count">Members (from the team's config)${team.lead ? html` · led by <code>${team.lead}</code>` : ''}</p><ul>${items}</ul></div>`;
 }
 
 /** TeamDelete: whether the team was removed, and who was still active if not. */
