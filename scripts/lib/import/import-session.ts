@@ -1,6 +1,6 @@
 import { dirname, join, relative } from 'node:path';
 import { BAD_LINE_CODES, type Diagnostic } from '../../../src/lib/diagnostics.js';
-import { realPathOf, toPosix, type SessionSource } from '../../../src/lib/discover.js';
+import { realPathOf, toPosix, WORKFLOW_DIR, type SessionSource } from '../../../src/lib/discover.js';
 import { copyIdentity, readSession } from '../../../src/lib/build/open-session.js';
 import { createSafeTarget, type SafeTarget } from '../../../src/lib/fs/safe-write.js';
 import type { RedactionOptions, RedactionReport } from '../../../src/lib/redact/types.js';
@@ -99,6 +99,17 @@ export async function importSession(source: SessionSource, options: ImportSessio
   };
   for (const f of read.files) add(f.path, f.records.map((r) => `${JSON.stringify(r.value)}\n`).join(''), f.records.length, f.bytes);
   for (const f of read.sideFiles) add(f.path, f.kind === 'sidecar' ? `${JSON.stringify(f.value)}\n` : f.value.text, 0, f.bytes);
+  // Workflow runs' journals go with their agents; a team's config goes where the site looks for it (`<root>/teams/`).
+  for (const path of source.journalPaths ?? []) {
+    const records = read.journals.get(WORKFLOW_DIR.exec(path)?.[1] ?? '');
+    if (records) add(path, records.map((r) => `${JSON.stringify(r.value)}\n`).join(''), records.length, 0);
+  }
+  if (read.team) {
+    const text = `${JSON.stringify(read.team.value, null, 2)}\n`;
+    const target = join(options.outDir, read.team.file.split('/').slice(-3).join('/'));
+    outputs.push({ target, text });
+    imported.push({ source: read.team.file, target: toPosix(relative(options.outDir, target)), entries: 0, bytesIn: 0, bytesOut: Buffer.byteLength(text) });
+  }
 
   if (!options.dryRun) await replaceCopy(createSafeTarget(options.outDir), outProject, source.sessionId, outputs, options.onStep);
 
