@@ -280,6 +280,8 @@ async function readSideFiles(source: SessionSource, root: string, rel: (p: strin
   for (const path of source.sidecarPaths ?? []) {
     try {
       const text = await readTextInside(root, path);
+      // Workflow agents often leave an empty sidecar: a quiet fact (nothing was kept), not a problem.
+      if (!text.trim()) continue;
       let value: unknown;
       try {
         value = JSON.parse(text);
