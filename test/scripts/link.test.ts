@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main, SITE_NOT_SET } from '../../scripts/link.js';
 import { corpusRoot, fixturesRoot, loadExpect, repoRoot } from '../helpers/shared.js';
-import { loadSessionFile } from '../helpers/sessions.js';
+import { fixtureSession, loadSessionFile } from '../helpers/sessions.js';
+import { paginateTurns, shownCalls } from '../../src/lib/site/pages.js';
 
 const E = loadExpect();
 const saved = { ...process.env };
@@ -33,7 +34,12 @@ describe('npm run link', () => {
     process.env.SESSIONPRESS_SOURCE = fixturesRoot;
     const r = await run([E.big.session_id.slice(0, 8), '--prompt', String(E.big.human_prompts)]);
     expect(r.code).toBe(0);
-    expect(r.lines[0]).toMatch(new RegExp(`/sessions/[a-z0-9-]+/${E.big.session_id}/${Math.ceil(E.big.human_prompts / 40)}/#m-`));
+    // The page the build cuts (by prompts and by weight, src/lib/site/pages.ts) that holds the prompt, redacted as link reads it.
+    const session = await fixtureSession(fixturesRoot, E.big.session_id);
+    const pages = paginateTurns(session.turns, 40);
+    const page = pages.findIndex((p) => p.some((t) => t.prompt && t.index === E.big.human_prompts)) + 1;
+    expect(page).toBeGreaterThanOrEqual(Math.ceil(E.big.human_prompts / 40));
+    expect(r.lines[0]).toMatch(new RegExp(`/sessions/[a-z0-9-]+/${E.big.session_id}/${page}/#m-`));
   });
 
   it('links a tool call of the large session (--tool, or a toolu_ id given to --message) on the page that shows it', async () => {
@@ -42,7 +48,9 @@ describe('npm run link', () => {
     const lastTurn = big.turns[big.turns.length - 1];
     const call = lastTurn.messages.flatMap((m) => (m.kind === 'assistant' ? m.toolCalls : []))[0];
     expect(call.id).toMatch(/^toolu_/);
-    const page = Math.ceil(big.turns.length / 40);
+    const cut = paginateTurns((await fixtureSession(fixturesRoot, E.big.session_id)).turns, 40);
+    const page = cut.findIndex((p) => p.some((t) => shownCalls(t.messages).some((c) => c.id === call.id))) + 1;
+    expect(page).toBeGreaterThanOrEqual(Math.ceil(big.turns.length / 40));
     for (const args of [['--tool', call.id.slice(0, 16)], ['--message', call.id]]) {
       const r = await run([E.big.session_id.slice(0, 8), ...args]);
       expect(r.code, args.join(' ')).toBe(0);

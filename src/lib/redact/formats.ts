@@ -176,7 +176,8 @@ export function decodeBase64Text(v: string): string | undefined {
 }
 
 /** A run of base64 long enough to wrap a credential. */
-const BASE64_RUN = /[A-Za-z0-9+/]{16,}={0,2}/g;
+/** Starts only where a run starts: without the lookbehind the regex retried from every letter of every word. */
+const BASE64_RUN = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{16,}={0,2}/g;
 const BASE64_CHAR = /[A-Za-z0-9+/=_-]/;
 /** Cap on decoded runs per string: a megabyte of base64 is data, not a wrapper. */
 const MAX_RUNS = 2000;

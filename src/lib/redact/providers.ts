@@ -127,21 +127,56 @@ export const PROVIDER_RULES: ProviderRule[] = [
   { rule: 'snyk-token', hint: 'snyk_', regex: r(String.raw`${B}snyk_(?:uat|sat)\.[a-z0-9]{8}\.[A-Za-z0-9_-]{20,}${E}`) },
 ];
 
-/**
- * Every rule's hint in one regex. The hints are specific enough to be rare, so
- * one pass tells whether a string can hold a provider token at all; only then
- * is each rule's own hint checked. (A hundred `includes` per string were the
- * costliest part of redaction.)
- */
-const ANY_HINT = new RegExp(
-  [...new Set(PROVIDER_RULES.map((r) => (typeof r.hint === 'string' ? r.hint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : r.hint.source)))].join('|'),
-);
+const escape = (h: string): string => h.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Runs the provider formats over a string. */
+/** A regex for a set of literals built as a trie (`sk-(?:ant-|…)`): V8 rejects a position on its first character, where a flat alternation tries every literal. */
+function trieRegex(literals: string[]): RegExp {
+  type Trie = Map<string, Trie>;
+  const root: Trie = new Map();
+  for (const literal of literals) {
+    let node = root;
+    for (const c of literal) {
+      if (!node.has(c)) node.set(c, new Map());
+      node = node.get(c) as Trie;
+    }
+    node.set('', new Map());
+  }
+  const source = (node: Trie): string => {
+    if (node.has('')) return ''; // a shorter literal ends here: any longer one contains it
+    const alternatives = [...node].map(([c, child]) => escape(c) + source(child));
+    return alternatives.length === 1 ? alternatives[0] : `(?:${alternatives.join('|')})`;
+  };
+  return new RegExp(source(root));
+}
+
+/**
+ * Every rule's hint in two regexes (literal hints as a trie, the others as one
+ * alternation). The hints are specific enough to be rare, so one pass tells
+ * whether a string can hold a provider token at all; only then is each rule's
+ * own hint checked. (A hundred `includes` per string were the costliest part
+ * of redaction.)
+ */
+const ANY_LITERAL_HINT = trieRegex([...new Set(PROVIDER_RULES.map((r) => r.hint).filter((h): h is string => typeof h === 'string'))]);
+const ANY_REGEX_HINT = new RegExp([...new Set(PROVIDER_RULES.map((r) => r.hint).filter((h): h is RegExp => typeof h !== 'string').map((h) => h.source))].join('|'));
+
+const LITERAL_HINTS_G = new RegExp(ANY_LITERAL_HINT.source, 'g');
+const REGEX_HINTS_G = new RegExp(ANY_REGEX_HINT.source, 'g');
+
+/**
+ * Runs the provider formats over a string: the hints found in it (one pass
+ * each for literal and regex hints) pick the rules to run, so a long tool
+ * output that holds one `sk-ant-` runs one rule, not a hundred.
+ */
 export function detectProviders(s: string, sink: Sink): void {
-  if (!ANY_HINT.test(s)) return;
+  if (!ANY_LITERAL_HINT.test(s) && !ANY_REGEX_HINT.test(s)) return;
+  const literals = new Set<string>();
+  for (const m of s.matchAll(LITERAL_HINTS_G)) literals.add(m[0]);
+  const texts = new Set<string>();
+  for (const m of s.matchAll(REGEX_HINTS_G)) texts.add(m[0]);
   for (const { rule, hint, regex } of PROVIDER_RULES) {
-    if (typeof hint === 'string' ? !s.includes(hint) : !hint.test(s)) continue;
+    // The trie stops at the shortest literal, so a rule's hint is found as a prefix of it; a regex hint matches its own text.
+    const hinted = typeof hint === 'string' ? [...literals].some((l) => hint.startsWith(l)) && s.includes(hint) : [...texts].some((t) => hint.test(t));
+    if (!hinted) continue;
     regex.lastIndex = 0;
     for (const m of s.matchAll(regex)) sink(rule, m[1] ?? m[0]);
   }
