@@ -132,7 +132,8 @@ describe('generated credentials through every way out', () => {
         err: (l) => err.push(l),
         env: { ...process.env, GITHUB_TOKEN: 'test-token', GITHUB_API_URL: gh.apiUrl, SESSIONPRESS_SOURCE: undefined },
       });
-      expect(err).toEqual([]);
+      // The only other line allowed: blame has no git history in this folder to compare.
+      expect(err.filter((l) => !l.startsWith('No blame section:'))).toEqual([]);
       expect(code).toBe(0);
       const body: string = gh.writes()[0].body.body;
       // The first prompt, which held three of the credentials, is in the comment, redacted.

@@ -173,7 +173,7 @@ export async function openSession(source: SessionSource, options: OpenSessionOpt
   const { redactor } = read;
   const main = read.files[0];
   if (!main || main.kind !== 'session') {
-    return { source, result: { ok: false, reason: 'empty', diagnostics: read.diagnostics }, identity: sessionIdentity(source, undefined, redactor), bytes: 0, findings };
+    return { source, result: { ok: false, reason: 'empty', diagnostics: read.diagnostics }, identity: sessionIdentity(source, undefined, redactor), bytes: 0, findings, redactor };
   }
   const sidecars = new Map<string, AgentMeta>();
   const persisted = new Map<string, string>();
@@ -199,7 +199,7 @@ export async function openSession(source: SessionSource, options: OpenSessionOpt
   const built = buildSession(input);
   if (!built.ok) {
     const diagnostics = redactor ? built.diagnostics.map((d) => redactDiagnostic(d, redactor)) : built.diagnostics;
-    return { source, result: { ...built, diagnostics }, identity: sessionIdentity(source, undefined, redactor), bytes: read.bytes, findings };
+    return { source, result: { ...built, diagnostics }, identity: sessionIdentity(source, undefined, redactor), bytes: read.bytes, findings, redactor };
   }
   const identity = sessionIdentity(source, built.session, redactor);
   const session: Session = redactor
