@@ -229,5 +229,9 @@ describe('an encrypted build of the samples', () => {
     expect(run.code).not.toBe(0);
     expect(run.log.trim().split('\n')).toEqual([expect.stringMatching(/"encrypt" is on but SESSIONPRESS_PASSWORD is not set/)]);
     expect(existsSync(join(root, 'no-password'))).toBe(false);
+    // An output folder holding the cache would have the cache removed as something the build did not publish.
+    const nested = await buildSite(join(root, 'nested'), { ...env, SESSIONPRESS_CACHE_DIR: join(root, 'nested', 'cache') });
+    expect(nested.code).not.toBe(0);
+    expect(nested.log.trim().split('\n')).toEqual([expect.stringMatching(/must not contain each other/)]);
   });
 });
