@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import type { Plugin } from 'vite';
@@ -111,7 +111,9 @@ function encryptOutput(outDir: URL, cacheDir: string, user: SessionpressConfig, 
   if (!process.env[PASSWORD_VARIABLE]) stop(NO_PASSWORD);
   const target = fileURLToPath(outDir).replace(/[\\/]$/, '');
   const plainDir = plainDirOf(cacheDir);
-  if (target === plainDir) stop('sessionpress: the output folder of an encrypted site cannot be its plaintext folder in the cache.');
+  // The output folder is emptied of whatever the encryption did not write: it must not hold the cache, nor lie inside it.
+  const inside = (a: string, b: string) => a === b || a.startsWith(`${b}${sep}`);
+  if (inside(plainDir, target) || inside(target, cacheDir)) stop(`sessionpress: the output folder of an encrypted site (${target}) and the cache folder (${cacheDir}) must not contain each other.`);
   return { plainDir, integration: encryptIntegration({ outDir: target, cacheDir, site: user.site, base: user.base }) };
 }
 

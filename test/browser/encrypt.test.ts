@@ -227,3 +227,45 @@ describe('an encrypted site in the browser', () => {
     await context.close();
   });
 });
+
+describe('an encrypted project site (under /repo/, as GitHub Pages serves one)', () => {
+  let baseRoot = '';
+  let baseServer: StaticServer;
+
+  beforeAll(async () => {
+    baseRoot = mkdtempSync(join(tmpdir(), 'sp-encrypt-base-'));
+    writeFileSync(join(baseRoot, 'config.json'), JSON.stringify({ encrypt: true, site: 'https://me.github.io', base: '/repo' }));
+    const site = join(baseRoot, 'site');
+    const run = await buildSite(site, { SESSIONPRESS_SOURCE: join(repoRoot, 'content', 'sessions'), SESSIONPRESS_CONFIG: join(baseRoot, 'config.json'), SESSIONPRESS_CACHE_DIR: join(baseRoot, 'cache'), SESSIONPRESS_PASSWORD: PASSWORD });
+    if (run.code !== 0) throw new Error(`build failed:\n${run.log.slice(-3000)}`);
+    baseServer = await serveStatic(site, '/repo/', { notFoundPage: true });
+  }, 600_000);
+
+  afterAll(async () => {
+    await baseServer?.close();
+    if (baseRoot) rmSync(baseRoot, { recursive: true, force: true });
+  });
+
+  it('unlocks at a deep address, reads and searches under the base, and opens a #k= link made for that site and base', async () => {
+    const s = sessions[0];
+    const { context, page } = await fresh();
+    await page.goto(`${baseServer.url}${s.path}`);
+    await unlock(page);
+    await page.locator('[data-transcript]').waitFor({ timeout: 30_000 });
+    expect(page.url()).toBe(`${baseServer.url}${s.path}`);
+    await page.goto(baseServer.url);
+    await page.locator('.session-list').first().waitFor({ timeout: 15_000 });
+    await page.waitForLoadState('load');
+    await page.keyboard.press('/');
+    await expect.poll(() => page.locator('[data-search-dialog]').evaluate((d) => (d as HTMLDialogElement).open), { timeout: 15_000 }).toBe(true);
+    await page.fill('[data-search-input]', 'greenhouse');
+    await expect.poll(() => page.locator('[data-search-status]').textContent(), { timeout: 30_000 }).toMatch(/\d+ sessions? match/);
+    expect(await page.locator('[data-search-results] a.result-hit').first().getAttribute('href')).toMatch(/^\/repo\/sessions\/.*#m-/);
+    await context.close();
+    const link = await fresh();
+    await link.page.goto(`${baseServer.url}${s.path}#${await linkFragment(PASSWORD, 'https://me.github.io', '/repo')}&m-${s.message}`);
+    await link.page.locator(`#m-${s.message}`).waitFor({ timeout: 30_000 });
+    expect(link.page.url()).toBe(`${baseServer.url}${s.path}#m-${s.message}`);
+    await link.context.close();
+  });
+});

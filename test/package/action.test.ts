@@ -120,6 +120,10 @@ describe('action.yml', () => {
     expect(steps.indexOf(restore)).toBeLessThan(steps.indexOf(buildStep));
     expect(steps.indexOf(auditStep)).toBeLessThan(steps.indexOf(upload));
     expect(restore.with?.key).toContain('hashFiles(');
+    // An encrypted site: the password reaches the build as a variable only, and the audit finds the plaintext in the cache.
+    expect(buildStep.env?.SESSIONPRESS_PASSWORD).toBe('${{ inputs.password }}');
+    expect(buildStep.run).not.toContain('PASSWORD');
+    expect(out(sessionpressCalls(auditStep.run!)[0], '--cache')).toBe(cacheDir);
   });
 
   it.each(calls.map((c) => [c.join(' '), c] as const))('`sessionpress %s` is a command with flags it accepts', (_, call) => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { JSDOM } from 'jsdom';
@@ -26,10 +26,14 @@ let cache = '';
 let env: Record<string, string> = {};
 let firstLog = '';
 
-const samples = join(repoRoot, 'content', 'sessions');
+const bundled = join(repoRoot, 'content', 'sessions');
+/** A copy of the samples (one test edits a session). */
+let samples = '';
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'sp-encrypt-'));
+  samples = join(root, 'source');
+  cpSync(bundled, samples, { recursive: true });
   out = join(root, 'site');
   cache = join(root, 'cache');
   writeFileSync(join(root, 'config.json'), JSON.stringify({ encrypt: true }));
@@ -194,11 +198,40 @@ describe('an encrypted build of the samples', () => {
     expect(lines.join('\n')).toMatch(/is an encrypted site, but the plaintext its build sealed is not in the build cache/);
   });
 
+  it('seals again only the files a changed session changes; the others keep their bytes', async () => {
+    const before = new Map(listFiles(out).map((f) => [f, readFileSync(f)]));
+    const file = listFiles(samples).find((f) => f.includes('garden-log') && /[0-9a-f-]{36}\.jsonl$/.test(f))!;
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('greenhouse');
+    writeFileSync(file, text.replace('greenhouse', 'glasshouse'));
+    try {
+      const run = await buildSite(out, env);
+      expect(run.code, run.log.slice(-2000)).toBe(0);
+      const m = /encrypted (\d+) files into .* \((\d+) sealed/.exec(run.log)!;
+      const [total, sealed] = [Number(m[1]), Number(m[2])];
+      const changed = listFiles(out).filter((f) => !before.get(f)?.equals(readFileSync(f)));
+      expect(sealed).toBeGreaterThan(0);
+      expect(sealed).toBeLessThan(total / 4);
+      // Every file whose bytes changed was sealed by this build (names stay: they depend on the path only).
+      expect(changed.length).toBeLessThanOrEqual(sealed);
+      expect(listFiles(out).length).toBe(before.size);
+    } finally {
+      writeFileSync(file, text);
+    }
+    const back = await buildSite(out, env);
+    expect(back.code).toBe(0);
+    for (const [f, bytes] of before) expect(readFileSync(f).equals(bytes), f).toBe(true);
+  });
+
   it('stops with one line when the password is missing', async () => {
     const { SESSIONPRESS_PASSWORD: _, ...withoutPassword } = env;
     const run = await buildSite(join(root, 'no-password'), { ...withoutPassword, SESSIONPRESS_PASSWORD: '' });
     expect(run.code).not.toBe(0);
     expect(run.log.trim().split('\n')).toEqual([expect.stringMatching(/"encrypt" is on but SESSIONPRESS_PASSWORD is not set/)]);
     expect(existsSync(join(root, 'no-password'))).toBe(false);
+    // An output folder holding the cache would have the cache removed as something the build did not publish.
+    const nested = await buildSite(join(root, 'nested'), { ...env, SESSIONPRESS_CACHE_DIR: join(root, 'nested', 'cache') });
+    expect(nested.code).not.toBe(0);
+    expect(nested.log.trim().split('\n')).toEqual([expect.stringMatching(/must not contain each other/)]);
   });
 });

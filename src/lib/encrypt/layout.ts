@@ -21,8 +21,13 @@ export const ARGON2_WORKER = `${UNLOCK_DIR}/argon2.js`;
 /** The unlock page, at its own address and where a host answers the base and unknown paths before the worker runs. */
 export const UNLOCK_PAGES = ['index.html', '404.html', `${UNLOCK_DIR}/index.html`];
 
-/** The session storage item the site key lives in (base64url), for this tab only. */
-export const KEY_ITEM = 'sessionpress-site-key';
+/**
+ * The session storage item the site key lives in (base64url), for this tab only. One per base: sites under
+ * one origin (GitHub Pages project sites share `you.github.io`) each keep their own key.
+ */
+export function keyItem(base: string): string {
+  return `sessionpress-site-key:${base}`;
+}
 
 /** Every file published in plaintext, relative to the base. */
 export const PLAIN_FILES = [...UNLOCK_PAGES, SERVICE_WORKER, KEYS_FILE, UNLOCK_SCRIPT, GUARD_SCRIPT, ARGON2_WORKER];

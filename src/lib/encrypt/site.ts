@@ -1,3 +1,10 @@
+/**
+ * The build's side of an encrypted site (issue 29), in Node: the keys of a
+ * password on a site, sealing a built site folder into the published one
+ * (incrementally, by a manifest kept in the cache), and the checks `audit`
+ * runs on the result. The cryptography itself is crypto.ts, shared with the
+ * browser; where files go is layout.ts.
+ */
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';

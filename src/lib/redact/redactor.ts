@@ -295,7 +295,7 @@ function replacementFor(state: SessionState, s: string, m: RegExpExecArray): { r
 
 /** Public prefixes that name a token's kind (`ghp_`, `sk-ant-`) without revealing any of it. */
 const KIND_PREFIX =
-  /^(?:gh[pousr]_|github_pat_|sk-ant-|sk-proj-|sk-svcacct-|sk-|sk_live_|sk_test_|rk_live_|pk_live_|npm_|xox[abposr]-|SG\.|AKIA|ASIA|AIza|eyJ|glpat-|hf_|shpat_|dop_v1_|lin_api_)/;
+  /^(?:gh[pousr]_|github_pat_|sk-ant-|sk-proj-|sk-svcacct-|sk-|sk_live_|sk_test_|rk_live_|pk_live_|npm_|xox[abposr]-|SG\.|AKIA|ASIA|AIza|eyJ|glpat-|hf_|shpat_|dop_v1_|lin_api_|AGE-SECRET-KEY-1|PMAK-|xapp-|whsec_|pypi-|rubygems_|hvs\.|dp\.pt\.|gsk_|pplx-|xkeysib-|NRAK-|SK(?=[0-9a-f]{32}))/;
 
 /**
  * A finding's sample: the (already redacted) text before it and, for tokens

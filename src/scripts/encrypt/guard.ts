@@ -8,11 +8,11 @@
  * worker's request for it when the browser restarted the worker.
  * Bundled by src/integrations/encrypt.ts into `<base>unlock/guard.js`.
  */
-import { KEY_ITEM, UNLOCK_DIR } from '../../lib/encrypt/layout';
+import { keyItem, UNLOCK_DIR } from '../../lib/encrypt/layout';
 
 const script = document.currentScript as HTMLScriptElement | null;
 const base = new URL('../', script?.src ?? location.href).pathname;
-const key = sessionStorage.getItem(KEY_ITEM);
+const key = sessionStorage.getItem(keyItem(base));
 
 if (!key || location.hash.startsWith('#k=')) {
   window.stop();
@@ -21,7 +21,7 @@ if (!key || location.hash.startsWith('#k=')) {
 } else if ('serviceWorker' in navigator) {
   navigator.serviceWorker.controller?.postMessage({ type: 'sessionpress-key', key });
   navigator.serviceWorker.addEventListener('message', (event) => {
-    if ((event.data as { type?: string } | undefined)?.type === 'sessionpress-need-key') event.ports[0]?.postMessage({ key: sessionStorage.getItem(KEY_ITEM) });
+    if ((event.data as { type?: string } | undefined)?.type === 'sessionpress-need-key') event.ports[0]?.postMessage({ key: sessionStorage.getItem(keyItem(base)) });
   });
   navigator.serviceWorker.startMessages();
 }

@@ -9,7 +9,7 @@
  * storage only: never local storage, never a cookie.
  */
 import { fromBase64Url, linkKeyOf, passwordSlot, toBase64Url, unlockWithLink, unlockWithMaster, type KeySlots } from '../../lib/encrypt/crypto';
-import { ARGON2_WORKER, KEY_ITEM, KEYS_FILE, SERVICE_WORKER, UNLOCK_DIR } from '../../lib/encrypt/layout';
+import { ARGON2_WORKER, keyItem, KEYS_FILE, SERVICE_WORKER, UNLOCK_DIR } from '../../lib/encrypt/layout';
 
 const script = document.querySelector<HTMLScriptElement>('script[data-unlock]');
 const base = new URL('../', script?.src ?? location.href).pathname;
@@ -71,7 +71,7 @@ async function handOver(raw: string): Promise<void> {
 }
 
 async function open(raw: string, fragment: string): Promise<void> {
-  sessionStorage.setItem(KEY_ITEM, raw);
+  sessionStorage.setItem(keyItem(base), raw);
   await handOver(raw);
   const to = destination(fragment);
   // The same address but for its fragment would only scroll this page: load it again, now through the worker.
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
     return;
   }
   try {
-    const stored = sessionStorage.getItem(KEY_ITEM);
+    const stored = sessionStorage.getItem(keyItem(base));
     if (linkKey) {
       say('Opening with the key of the link…');
       let siteKey: Uint8Array | undefined;
@@ -135,7 +135,7 @@ async function main(): Promise<void> {
         say('Opening…');
         return await open(stored, fragment);
       }
-      sessionStorage.removeItem(KEY_ITEM);
+      sessionStorage.removeItem(keyItem(base));
     }
   } catch (err) {
     say(`This site cannot be opened: ${(err as Error).message}.`, 'error');
