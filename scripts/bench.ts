@@ -16,7 +16,9 @@
  * - `--scale N` builds the default corpus and N times it, one after the other.
  * - `--runs N` repeats every size N times (each run cold again) and prints the
  *   median with the spread (lowest–highest) of each figure.
- * - `--big` builds one generated session of `--big-mb` MB (default 630) alone.
+ * - `--big` builds one generated session of `--big-mb` MB (default 630) alone,
+ *   with one more phase: the same session with 1 MB of lines appended (target:
+ *   under 10 s for the 630 MB session).
  * - `--baselines DIR` (tools set up by `../shared/bench/setup-baselines.sh`):
  *   claude-code-transcripts and claude-code-log (or those `--peers` names) run
  *   on the same corpus in the same run, turn about with each Sessionpress
@@ -45,6 +47,8 @@ interface BuildFigures {
   pagesMs?: number;
   /** Pages Astro copied from its incremental cache instead of rendering. */
   pagesReused?: number;
+  /** Pages of changed sessions the loader took from their last render instead of rendering them. */
+  renderReused?: number;
   distMb: number;
   indexMb: number;
   /** Wall time and peak memory of each phase of the build (`BUILD_PHASES`). */
@@ -76,9 +80,17 @@ interface PeerFigures {
   outMb: number;
 }
 
-const PHASES = ['cold', 'unchanged', 'one changed'] as const;
+const PHASES = ['cold', 'unchanged', 'one appended', 'one changed'] as const;
 type Phase = (typeof PHASES)[number];
-const PHASE_LABEL: Record<Phase, string> = { cold: 'cold build', unchanged: 'rebuild, nothing changed', 'one changed': 'rebuild, one session changed' };
+const PHASE_LABEL: Record<Phase, string> = {
+  cold: 'cold build',
+  unchanged: 'rebuild, nothing changed',
+  'one appended': 'rebuild, 1 MB appended to the session',
+  'one changed': 'rebuild, one session changed',
+};
+
+/** The phases a size was built in (`one appended` only for the generated big session). */
+const phasesOf = (r: SizeResult) => PHASES.filter((p) => r.ours[p].length > 0);
 
 /** Everything measured on one corpus: per phase, one entry per run. */
 interface SizeResult {
@@ -127,7 +139,7 @@ async function main(): Promise<void> {
     const peers: Baseline[] = [];
     if (peersBin && peerNames.has('cct')) peers.push(cctBaseline(peersBin.cct, source, benchDir));
     if (peersBin && peerNames.has('ccl')) peers.push(cclBaseline(peersBin.ccl, source, benchDir));
-    const result = await benchSize(name, source, input.bytes, benchDir, peers, runs);
+    const result = await benchSize(name, source, input.bytes, benchDir, peers, runs, bigSession(values));
     results.push(result);
     printSize(result);
   }
@@ -171,20 +183,43 @@ function positiveInt(text: string, flag: string): number {
   return n;
 }
 
-/** `runs` rounds of cold, unchanged and one-changed builds on one corpus, each peer right after Sessionpress in every phase. */
-async function benchSize(name: string, source: string, inputBytes: number, benchDir: string, peers: Baseline[], runs: number): Promise<SizeResult> {
+/**
+ * For `--big`: how to put the generated session back as it was made (before each run) and how to append
+ * 1 MB of lines to it (the generator is deterministic: a larger target writes the same lines, then more,
+ * as Claude Code appends to a session).
+ */
+interface BigSession {
+  restore(dir: string): Promise<void>;
+  append(dir: string): Promise<void>;
+}
+
+function bigSession(values: { big?: boolean; 'big-mb'?: string }): BigSession | undefined {
+  if (!values.big) return undefined;
+  const mb = positiveInt(values['big-mb']!, '--big-mb');
+  return {
+    restore: async (dir) => void (await makeLargeSession(dir, mb * 1e6)),
+    append: async (dir) => void (await makeLargeSession(dir, (mb + 1) * 1e6)),
+  };
+}
+
+/** `runs` rounds of cold, unchanged, (for the big session) appended and one-changed builds on one corpus, each peer right after Sessionpress in every phase. */
+async function benchSize(name: string, source: string, inputBytes: number, benchDir: string, peers: Baseline[], runs: number, big?: BigSession): Promise<SizeResult> {
   const dist = join(benchDir, 'dist');
   // Its own cache folder (content store, rendered sessions, Astro's page copies, search shards), emptied for each cold build.
   const cacheDir = join(benchDir, 'cache');
   const env = { SESSIONPRESS_SOURCE: source, SESSIONPRESS_CACHE_DIR: cacheDir };
-  const empty = () => ({ cold: [], unchanged: [], 'one changed': [] }) as Record<Phase, never[]>;
+  const empty = () => ({ cold: [], unchanged: [], 'one appended': [], 'one changed': [] }) as Record<Phase, never[]>;
   const result: SizeResult = { name, inputBytes, ours: empty(), peers: new Map(peers.map((p) => [p.name, empty()])), pages: { bytes: [], elements: [], over: [] } };
   for (let run = 1; run <= runs; run++) {
     await rm(cacheDir, { recursive: true, force: true });
     await rm(dist, { recursive: true, force: true });
     for (const p of peers) await p.reset();
+    // Every run starts from the session as generated (the last run appended to it and edited it).
+    if (big && run > 1) for (const dir of new Set([source, ...peers.map((p) => p.source)])) await big.restore(dir);
     for (const phase of PHASES) {
+      if (phase === 'one appended' && !big) continue;
       let label = `${PHASE_LABEL[phase]}${runs > 1 ? `, run ${run} of ${runs}` : ''}`;
+      if (phase === 'one appended') for (const dir of new Set([source, ...peers.map((p) => p.source)])) await big!.append(dir);
       if (phase === 'one changed') {
         const changed = await touchOneSession(source);
         label += ` (${changed})`;
@@ -225,7 +260,7 @@ function printSize(r: SizeResult): void {
   console.log(`\n#### ${r.name}: ${(r.inputBytes / 1e6).toFixed(0)} MB input${runs > 1 ? `, ${runs} runs: median (lowest–highest)` : ''}\n`);
   console.log('| build | wall | peak RSS (tree) | largest process | loader | pages (reused) | pagefind | dist | index |');
   console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const phase of PHASES) {
+  for (const phase of phasesOf(r)) {
     const list = r.ours[phase];
     const reused = spread(list.map((f) => f.pagesReused ?? 0), (v) => v.toFixed(0));
     console.log(
@@ -235,7 +270,7 @@ function printSize(r: SizeResult): void {
   console.log('\nWhere the time and memory go, phase by phase (wall time; peak RSS of the process tree while the phase ran, and in brackets of its largest single process):\n');
   console.log(`| build | ${BUILD_PHASES.map((p) => p.name).join(' | ')} |`);
   console.log(`|---|${BUILD_PHASES.map(() => '---').join('|')}|`);
-  for (const phase of PHASES) {
+  for (const phase of phasesOf(r)) {
     const list = r.ours[phase];
     const cells = BUILD_PHASES.map(({ name }) => {
       const of = list.map((f) => f.phases.find((p) => p.name === name)).filter((p): p is PhaseFigures => !!p);
@@ -243,7 +278,7 @@ function printSize(r: SizeResult): void {
     });
     console.log(`| ${PHASE_LABEL[phase]} | ${cells.join(' | ')} |`);
   }
-  const all = PHASES.flatMap((phase) => r.ours[phase]);
+  const all = phasesOf(r).flatMap((phase) => r.ours[phase]);
   const samples = all.reduce((n, f) => n + f.sampler.samples, 0);
   const cpu = all.reduce((n, f) => n + f.sampler.cpuMs, 0);
   console.log(
@@ -258,7 +293,7 @@ function printSize(r: SizeResult): void {
   console.log('\nSame corpus, same run, turn about. Ratio = Sessionpress ÷ peer, taken run by run (below 1: Sessionpress is faster or smaller).\n');
   console.log('| phase | tool | wall | peak RSS (tree) | output | output/input | wall ratio | memory ratio | output ratio |');
   console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const phase of PHASES) {
+  for (const phase of phasesOf(r)) {
     const ours = r.ours[phase];
     console.log(`| ${phase} | Sessionpress | ${spread(ours.map((f) => f.wallMs), secs)} | ${spread(ours.map((f) => f.peakRssMb), mb)} | ${spread(ours.map((f) => f.distMb), mb1)} | ${spread(ours.map((f) => f.distMb / (r.inputBytes / 1e6)), (v) => v.toFixed(2))} | | | |`);
     for (const [name, byPhase] of r.peers) {
@@ -321,12 +356,13 @@ async function build(label: string, extraEnv: Record<string, string>, dist: stri
     pagesMs: pages ? Number(pages[1]) * (pages[2] === 'ms' ? 1 : 1000) : undefined,
     // The quiet log's count of Astro's page listing (src/integrations/quiet-log.ts): `… N reused from the last build`.
     pagesReused: Number(/\[sessionpress\] \d+ pages: \d+ rendered, (\d+) reused/.exec(plain)?.[1] ?? 0),
+    renderReused: Number(/(\d+) unchanged pages? of changed sessions reused/.exec(plain)?.[1] ?? 0),
     distMb: distSize.bytes / 1e6,
     indexMb: indexBytes / 1e6,
     phases: phaseFigures(run, BUILD_PHASES),
     sampler: run.sampler,
   };
-  console.log(`${secs(run.wallMs)}, peak ${f.peakRssMb.toFixed(0)} MB, ${f.pagesReused} pages reused`);
+  console.log(`${secs(run.wallMs)}, peak ${f.peakRssMb.toFixed(0)} MB, ${f.pagesReused} pages reused${f.renderReused ? `, ${f.renderReused} renders of changed sessions' pages reused` : ''}`);
   console.log(`  ${f.phases.map((p) => `${p.name} ${secs(p.wallMs)} (peak ${mb(p.peakMb)}, largest process ${mb(p.largestMb)})`).join(', ')}`);
   return f;
 }

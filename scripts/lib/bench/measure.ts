@@ -142,7 +142,9 @@ export function phaseFigures(run: Pick<RunFigures, 'lines' | 'samples' | 'wallMs
   starts.sort((a, b) => a.at - b.at);
   return starts.map((s, i) => {
     const end = starts[i + 1]?.at ?? run.wallMs;
-    const inside = run.samples.filter(([t]) => t >= s.at && t < end);
+    // A phase shorter than the sampling interval gets the last sample taken before it ended.
+    const within = run.samples.filter(([t]) => t >= s.at && t < end);
+    const inside = within.length ? within : run.samples.filter(([t]) => t < end).slice(-1);
     const peak = (pick: (x: [number, number, number]) => number) => inside.reduce((m, x) => Math.max(m, pick(x)), 0);
     return { name: s.name, wallMs: end - s.at, peakMb: peak((x) => x[1]), largestMb: peak((x) => x[2]) };
   });

@@ -197,7 +197,9 @@ function renderTurn(turn: Turn, ctx: ReturnType<typeof createRenderContext>, for
   }
   if (run.length) out.push(renderTranscriptSafe(run, ctx));
   // A turn too heavy for one page goes on over the next ones (src/lib/site/pages.ts).
-  const continued = isContinuation(turn) ? html`<p class="turn-continued" data-pagefind-ignore="all">Prompt ${turn.index}, continued from the previous page</p>` : html``;
+  // Turn 0 holds what came before the first prompt: it has no prompt to name.
+  const label = turn.index > 0 ? `Prompt ${turn.index}, continued from the previous page` : 'Continued from the previous page';
+  const continued = isContinuation(turn) ? html`<p class="turn-continued" data-pagefind-ignore="all">${label}</p>` : html``;
   return html`<section class="turn" data-turn="${turn.index}">${continued}${joinHtml(out, NEWLINE)}</section>`;
 }
 

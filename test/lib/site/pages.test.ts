@@ -113,4 +113,17 @@ describe('renderSession on the pages so cut', () => {
     for (const item of r.toc) expect(String(r.pages[item.page - 1])).toContain(`id="m-${item.uuid}"`);
     for (const [id, page] of Object.entries(r.toolAnchors)) expect(String(r.pages[page - 1])).toContain(`t-${id}`);
   }, 120_000);
+
+  it('says where a turn split by weight goes on, and lists its prompt once, on the page of its start', async () => {
+    await loadHighlighter();
+    // One prompt answered by the messages of the session's first 40 turns: far heavier than a page.
+    const [first, ...rest] = small.turns.filter((t) => t.prompt).slice(0, 40);
+    const turn: Turn = { ...first, messages: [first, ...rest].flatMap((t) => t.messages) };
+    const r = await renderSession({ ...small, turns: [turn] }, { pageSize: 40, assetBase: '/a/', indexToolOutput: true, indexThinking: false });
+    expect(r.pages.length).toBeGreaterThan(2);
+    expect(String(r.pages[0])).not.toContain('turn-continued');
+    for (const page of r.pages.slice(1)) expect(String(page)).toContain(`Prompt ${turn.index}, continued from the previous page`);
+    expect(r.toc).toHaveLength(1);
+    expect(r.toc[0].page).toBe(1);
+  }, 120_000);
 });

@@ -50,5 +50,12 @@ describe('phaseFigures', () => {
       { name: 'loader', wallMs: 400, peakMb: 300, largestMb: 190 },
       { name: 'pages', wallMs: 300, peakMb: 400, largestMb: 380 },
     ]);
+    // A phase between two samples takes the last one before it ended.
+    const short = phaseFigures({ ...run, lines: [[360, '[loader] go'], [380, 'pages now']] }, [
+      { name: 'start', start: /^/ },
+      { name: 'loader', start: /\[loader\]/ },
+      { name: 'pages', start: /^pages/ },
+    ]);
+    expect(short[1]).toEqual({ name: 'loader', wallMs: 20, peakMb: 300, largestMb: 150 });
   });
 });
