@@ -6,7 +6,7 @@ import type { AstroIntegration } from 'astro';
 import type { Plugin } from 'vite';
 import type { OutputLedger } from '../lib/fs/output-ledger.js';
 import { isSymlink } from '../lib/fs/safe-path.js';
-import { listFiles, mapLimit } from '../lib/fs/parallel.js';
+import { listFiles, mapLimit, removeEmptyFolders } from '../lib/fs/parallel.js';
 
 /** Kept in Astro's cache folder: the output folder the last build wrote. */
 const STATE_FILE = 'sessionpress-out-dir.json';
@@ -126,13 +126,3 @@ async function pruneUnproduced(root: string, ledger: OutputLedger): Promise<numb
   return stale.length;
 }
 
-/** Removes empty folders below `dir` (not `dir` itself when `keep`); true when `dir` ended up empty. */
-async function removeEmptyFolders(dir: string, keep = false): Promise<boolean> {
-  let empty = true;
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    if (e.isDirectory() && (await removeEmptyFolders(join(dir, e.name)))) continue;
-    empty = false;
-  }
-  if (empty && !keep) await rm(dir, { recursive: true, force: true });
-  return empty;
-}

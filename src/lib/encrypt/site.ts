@@ -11,7 +11,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { deflateRaw } from 'node:zlib';
 import { argon2id } from 'hash-wasm';
-import { listFiles, mapLimit } from '../fs/parallel.js';
+import { listFiles, mapLimit, removeEmptyFolders } from '../fs/parallel.js';
 import { createSlots, DEFAULT_ARGON2, fileKeys, fileName, FLAG_DEFLATED, keyId, linkKeyOf, MAGIC, paddedSize, sealFile, toBase64Url, siteSalt, type Argon2Params, type FileKeys, type KeySlots } from './crypto.js';
 import { isCompressible, KEYS_FILE, PLAIN_FILES, SEALED_DIR } from './layout.js';
 
@@ -208,15 +208,6 @@ function toRel(root: string, file: string): string {
   return relative(root, file).split(sep).join('/');
 }
 
-async function removeEmptyFolders(dir: string, keep = false): Promise<boolean> {
-  let empty = true;
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    if (e.isDirectory() && (await removeEmptyFolders(join(dir, e.name)))) continue;
-    empty = false;
-  }
-  if (empty && !keep) await rm(dir, { recursive: true, force: true });
-  return empty;
-}
 
 /** What `checkEncryptedSite` found wrong: each a file (relative to the site) and why. */
 export interface EncryptedSiteProblem {

@@ -93,3 +93,17 @@ export async function digestFile(path: string): Promise<string | undefined> {
     return undefined;
   }
 }
+
+/**
+ * Removes the empty folders below `dir` (not `dir` itself when `keep`), deepest first; true when `dir` ended up
+ * empty. Only a removal can leave a folder empty: callers that prune files call it after.
+ */
+export async function removeEmptyFolders(dir: string, keep = false): Promise<boolean> {
+  let empty = true;
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    if (e.isDirectory() && (await removeEmptyFolders(join(dir, e.name)))) continue;
+    empty = false;
+  }
+  if (empty && !keep) await rm(dir, { recursive: true, force: true });
+  return empty;
+}
