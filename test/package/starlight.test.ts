@@ -37,7 +37,8 @@ beforeAll(async () => {
   mkdirSync(join(host, 'src', 'content', 'docs'), { recursive: true });
   writeFileSync(join(host, 'package.json'), JSON.stringify({ name: 'host-docs', private: true, type: 'module' }));
   const astro = JSON.parse(readFileSync(join(repoRoot, 'node_modules', 'astro', 'package.json'), 'utf8')).version;
-  await install(host, [`astro@${astro}`, '@astrojs/starlight@^0.42.0', tarball]);
+  // Astro 7 needs Node 22: a host site on an older Node brings its own (the package no longer installs one).
+  await install(host, [`astro@${astro}`, '@astrojs/starlight@^0.42.0', tarball, 'node@^22.12.0']);
   cpSync(samples, join(host, 'sessions'), { recursive: true });
   writeFileSync(
     join(host, 'astro.config.mjs'),
@@ -68,7 +69,7 @@ export const collections = {
     join(host, 'src', 'content', 'docs', 'guide.mdx'),
     `---\ntitle: Guide\n---\nimport { Session } from 'sessionpress/components';\n\nHow it went, as it happened:\n\n<Session id="${sessionId.slice(0, 8)}" prompt={${PROMPT}} />\n`,
   );
-  // The host's own Astro, on the Node the user has: npx finds Node 22 in node_modules/.bin (sessionpress depends on it).
+  // The host's own Astro, through npx: it finds the host's Node 22 in node_modules/.bin.
   build = await run('npx', ['astro', 'build'], host);
   if (build.code !== 0) throw new Error(`astro build failed:\n${build.out.slice(-4000)}`);
   server = await serveStatic(dist);
