@@ -5,11 +5,13 @@
  * that one), redacted on the way in as always, into `./sessionpress-site`,
  * and says where it is and how to look at it.
  */
+import { resolve } from 'node:path';
 import type { AstroInlineConfig } from 'astro';
 import { NO_PASSWORD, PASSWORD_VARIABLE } from '../src/lib/encrypt/site.js';
 import { ConfigError } from '../src/schemas/config.js';
-import { parseCommandLine } from './lib/cli.js';
-import { DEFAULT_CACHE, DEFAULT_OUT, shownPath, SITE_OPTIONS, SITE_USAGE, siteProject } from './lib/site-project.js';
+import { parseCommandLine, shownPath } from './lib/cli.js';
+import { buildUnlessUnchanged } from './lib/last-build.js';
+import { DEFAULT_CACHE, DEFAULT_OUT, SITE_OPTIONS, SITE_USAGE } from './lib/site-options.js';
 
 const USAGE = `usage: sessionpress build [SOURCE] [options]
 
@@ -31,29 +33,50 @@ export async function main(argv: string[], deps: BuildDeps = {}): Promise<number
   const cli = parseCommandLine(argv, { ...SITE_OPTIONS, force: { type: 'boolean' }, encrypt: { type: 'boolean' } }, USAGE, out, { max: 1 });
   if (!cli.ok) return cli.code;
   const { values, positionals } = cli;
-  let project;
-  try {
-    project = await siteProject({ source: positionals[0], out: values.out, cache: values.cache, config: values.config, encrypt: values.encrypt });
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    out(err.message);
-    return 1;
-  }
-  // Checked before anything is built: the integration would stop the build later with the same line.
-  if (project.config.encrypt && !process.env[PASSWORD_VARIABLE]) {
-    out(NO_PASSWORD);
-    return 1;
-  }
-  const build = deps.build ?? (await import('astro')).build;
-  try {
-    await build({ ...project.astro, force: values.force ?? false });
-  } catch (err) {
-    // Astro has logged what went wrong, with its own hints.
-    out(`The build failed: ${(err as Error).message}`);
-    return 1;
-  }
+  const cwd = process.cwd();
+  let site: { outDir: string; sourceDir: string; encrypt: boolean } | undefined;
+  const result = await buildUnlessUnchanged({
+    // The record of the last build is checked before the project and its integration are even loaded.
+    stampDir: resolve(values.cache ?? DEFAULT_CACHE),
+    args: argv,
+    always: values.force ?? false,
+    out,
+    shown: (dir) => shownPath(dir, cwd),
+    build: async (env) => {
+      const { siteProject } = await import('./lib/site-project.js');
+      let project;
+      try {
+        project = await siteProject({ source: positionals[0], out: values.out, cache: values.cache, config: values.config, encrypt: values.encrypt });
+      } catch (err) {
+        if (!(err instanceof ConfigError)) throw err;
+        out(err.message);
+        return 1;
+      }
+      // Checked before anything is built: the integration would stop the build later with the same line.
+      if (project.config.encrypt && !process.env[PASSWORD_VARIABLE]) {
+        out(NO_PASSWORD);
+        return 1;
+      }
+      site = { outDir: project.outDir, sourceDir: project.config.sourceDir, encrypt: project.config.encrypt };
+      const build = deps.build ?? (await import('astro')).build;
+      // The integration runs in this process and reads its variables here.
+      Object.assign(process.env, env);
+      try {
+        await build({ ...project.astro, force: values.force ?? false });
+        return 0;
+      } catch (err) {
+        // Astro has logged what went wrong, with its own hints.
+        out(`The build failed: ${(err as Error).message}`);
+        return 1;
+      } finally {
+        for (const name of Object.keys(env)) delete process.env[name];
+      }
+    },
+  });
+  if (result.code !== 0) return result.code;
+  site ??= result.folders;
   const flags = [values.out && values.out !== DEFAULT_OUT && `--out ${values.out}`, values.cache && values.cache !== DEFAULT_CACHE && `--cache ${values.cache}`, values.config && `--config ${values.config}`].filter(Boolean);
-  out(`\nThe site is in ${shownPath(project.outDir, project.cwd)} (sessions from ${project.config.sourceDir}, redacted${project.config.encrypt ? ', encrypted' : ''}).`);
+  if (site) out(`\nThe site is in ${shownPath(site.outDir, cwd)} (sessions from ${site.sourceDir}, redacted${site.encrypt ? ', encrypted' : ''}).`);
   out(`Look at it: npx sessionpress preview${flags.length ? ` ${flags.join(' ')}` : ''}  (or publish the folder as it is)`);
   return 0;
 }

@@ -5,7 +5,8 @@
  */
 import { ConfigError } from '../src/schemas/config.js';
 import { parseCommandLine } from './lib/cli.js';
-import { SITE_OPTIONS, SITE_USAGE, siteProject } from './lib/site-project.js';
+import { SITE_OPTIONS, SITE_USAGE } from './lib/site-options.js';
+import { siteProject } from './lib/site-project.js';
 
 const USAGE = `usage: sessionpress dev [SOURCE] [options]
 

@@ -5,8 +5,9 @@
  */
 import { existsSync } from 'node:fs';
 import { ConfigError } from '../src/schemas/config.js';
-import { parseCommandLine } from './lib/cli.js';
-import { shownPath, SITE_OPTIONS, SITE_USAGE, siteProject } from './lib/site-project.js';
+import { parseCommandLine, shownPath } from './lib/cli.js';
+import { SITE_OPTIONS, SITE_USAGE } from './lib/site-options.js';
+import { siteProject } from './lib/site-project.js';
 
 const USAGE = `usage: sessionpress preview [options]
 

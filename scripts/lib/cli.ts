@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 
 /** Parsed flags and positionals of a command line, or the exit code to return at once. */
@@ -37,4 +38,10 @@ export function parseCommandLine<T extends ParseArgsOptionsConfig>(
     return { ok: false, code: 2 };
   }
   return { ok: true, values: parsed.values as never, positionals: parsed.positionals };
+}
+
+/** A path as the user would type it from the folder they ran the command in. */
+export function shownPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return !rel ? '.' : rel.startsWith('..') ? path : `./${rel}`;
 }

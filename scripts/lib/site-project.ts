@@ -9,32 +9,18 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroInlineConfig } from 'astro';
 import { sessionpress } from '../../src/integrations/sessionpress.js';
 import { loadConfig, type SessionpressConfig } from '../../src/schemas/config.js';
+import { DEFAULT_CACHE, DEFAULT_OUT } from './site-options.js';
 
 /** The package's own folder (this file is scripts/lib/site-project.ts). */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Where sessions are read from when no SOURCE, config file or SESSIONPRESS_SOURCE names a folder. */
 export const DEFAULT_SOURCE = join(homedir(), '.claude', 'projects');
-export const DEFAULT_OUT = 'sessionpress-site';
-export const DEFAULT_CACHE = '.sessionpress-cache';
-
-/** The options build, dev and preview share, in `parseCommandLine`'s shape. */
-export const SITE_OPTIONS = {
-  out: { type: 'string', short: 'o' },
-  cache: { type: 'string' },
-  config: { type: 'string' },
-} as const;
-
-/** Their lines of the usage text. */
-export const SITE_USAGE = `  --out, -o DIR   the site's folder (default: ./${DEFAULT_OUT})
-  --cache DIR     what a rebuild reuses, and the project Astro builds (default: ./${DEFAULT_CACHE})
-  --config FILE   a Sessionpress config (default: ./sessionpress.config.json if present)`;
-
 /** Variables the command line reads once, here; the integration then gets the result as options. */
 const CONFIG_VARIABLES = ['SESSIONPRESS_CONFIG', 'SESSIONPRESS_SOURCE', 'SESSIONPRESS_SITE', 'SESSIONPRESS_BASE', 'SESSIONPRESS_CACHE_DIR', 'SESSIONPRESS_NOTES'];
 
@@ -51,6 +37,8 @@ export interface SiteProject {
   astro: AstroInlineConfig;
   config: SessionpressConfig;
   outDir: string;
+  /** The cache folder (`--cache`): what a rebuild reuses, and the project Astro builds. */
+  cache: string;
   /** The folder the command was run in (the working folder is the project's root afterwards). */
   cwd: string;
 }
@@ -84,6 +72,7 @@ export async function siteProject(args: SiteArgs, env: NodeJS.ProcessEnv = proce
   return {
     config,
     outDir,
+    cache,
     cwd,
     astro: {
       root,
@@ -129,10 +118,4 @@ async function writeIfChanged(file: string, text: string): Promise<void> {
   if (existsSync(file) && (await readFile(file, 'utf8')) === text) return;
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, text);
-}
-
-/** A path as the user would type it from the folder they ran the command in. */
-export function shownPath(path: string, cwd: string): string {
-  const rel = relative(cwd, path);
-  return !rel ? '.' : rel.startsWith('..') ? path : `./${rel}`;
 }

@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import type { Plugin } from 'vite';
 import { isInteractive, isVerbose } from '../lib/build/progress.js';
 import { checkIntegrationOptions, ConfigError, loadConfig, type SessionpressConfig, type SessionpressOptions, type SiteConfig } from '../schemas/config.js';
 import { createOutputLedger } from '../lib/fs/output-ledger.js';
+import { createSafeTarget } from '../lib/fs/safe-write.js';
+import { BUILD_FACTS_VARIABLE, siteInputs } from '../lib/build/site-inputs.js';
 import { NO_PASSWORD, PASSWORD_VARIABLE } from '../lib/encrypt/site.js';
 import { encryptIntegration, plainDirOf } from './encrypt.js';
 import { lazyHighlightIntegration } from './lazy-highlight.js';
@@ -33,7 +35,7 @@ export function sessionpress(options: SessionpressOptions = {}): AstroIntegratio
   return {
     name: 'sessionpress',
     hooks: {
-      'astro:config:setup': ({ config, command, updateConfig, injectRoute, logger }) => {
+      'astro:config:setup': async ({ config, command, updateConfig, injectRoute, logger }) => {
         const root = fileURLToPath(config.root);
         const { notes, standalone, ...fields } = orExit(() => checkIntegrationOptions(options));
         // Progress in place on a terminal (not over a logger the site configured itself, JSON lines say: there
@@ -76,6 +78,12 @@ export function sessionpress(options: SessionpressOptions = {}): AstroIntegratio
           },
         });
         if (standalone) updateConfig(standaloneSettings(cacheDir));
+        // Digested here, before the loader reads a session: a session written to during the build then makes the next one build again.
+        const factsFile = process.env[BUILD_FACTS_VARIABLE];
+        if (factsFile && standalone && command === 'build') {
+          const folders = { root, sourceDir: user.sourceDir, outDir: fileURLToPath(config.outDir), cacheDir, notesDir: site.notesDir, configFile: user.configFile, repo: user.repo, encrypt: user.encrypt };
+          await createSafeTarget(dirname(factsFile)).writeFile(factsFile, JSON.stringify(await siteInputs(folders)));
+        }
       },
     },
   };

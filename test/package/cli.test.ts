@@ -102,6 +102,16 @@ describe('npx sessionpress build, from the packed package', () => {
     expect(existsSync(join(site, '_sessionpress', 'pagefind', 'pagefind.js'))).toBe(true);
   });
 
+  it('answers a second build with nothing changed in one line, without building, and says where the site is', async () => {
+    const pages = listFiles(site).sort();
+    const again = await npx('build', source, '--out', 'site');
+    expect(again.code, again.out.slice(-3000)).toBe(0);
+    expect(again.out).toMatch(/^Nothing changed since the last build: \.\/site is up to date \(\d+ session files?, [\d.]+ MB, checked in [\d.]+ s; --force builds it again\)\.$/m);
+    expect(again.out).not.toMatch(/\[build\]|\[content\]/);
+    expect(again.out).toContain('The site is in ./site');
+    expect(listFiles(site).sort()).toEqual(pages);
+  });
+
   it('writes nothing into the installed package: its cache is in the current folder', () => {
     expect(packageListing(installed)).toEqual(before);
     expect(existsSync(join(app, '.sessionpress-cache'))).toBe(true);

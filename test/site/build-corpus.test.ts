@@ -9,10 +9,16 @@ import { assignSiblingAgents, openSession } from '../../src/lib/build/open-sessi
 import { buildSite, listFiles, problemLines, readAllText, type BuildRun } from '../helpers/build.js';
 import { corpusRoot, repoRoot } from '../helpers/shared.js';
 
-/** The whole real corpus, built as a user would build ~/.claude/projects, then again with nothing changed. */
+/**
+ * The whole real corpus, built as a user would build ~/.claude/projects, then again with nothing changed:
+ * once through Astro (SESSIONPRESS_ALWAYS_BUILD, as after an edit outside the sessions), once as a user's
+ * rebuild, which the record of the last build answers without starting Astro.
+ */
 const out = mkdtempSync(join(tmpdir(), 'sp-corpus-'));
 let run: BuildRun;
 let again: BuildRun;
+let skipped: BuildRun;
+let before: Map<string, string>;
 
 afterAll(() => {
   rmSync(out, { recursive: true, force: true });
@@ -22,8 +28,10 @@ afterAll(() => {
 beforeAll(async () => {
   run = await buildSite(out, { SESSIONPRESS_SOURCE: corpusRoot });
   if (run.code !== 0) throw new Error(`build failed:\n${run.log.slice(-3000)}`);
-  again = await buildSite(out, { SESSIONPRESS_SOURCE: corpusRoot });
+  again = await buildSite(out, { SESSIONPRESS_SOURCE: corpusRoot, SESSIONPRESS_ALWAYS_BUILD: '1' });
   if (again.code !== 0) throw new Error(`rebuild failed:\n${again.log.slice(-3000)}`);
+  before = new Map(listFiles(out).map((f) => [f, readFileSync(f, 'latin1')]));
+  skipped = await buildSite(out, { SESSIONPRESS_SOURCE: corpusRoot });
 }, 600_000);
 
 /** A log's lines, without the empty ones Astro writes around a step's header. */
@@ -130,6 +138,17 @@ describe('site built from the real corpus', () => {
     expect(known[0]).toMatch(new RegExp(`\\] ${total} known problems in \\d+ sessions and \\d+ agent files, unchanged since the last build: see `));
     expect(again.log).not.toContain('[WARN]');
     expect(again.log).toMatch(/\[sessionpress\] \d+ pages: \d+ rendered, [1-9]\d* reused from the last build/);
+  });
+
+  it('answers a rebuild with nothing changed in one line, without starting Astro, and leaves the site as it was', () => {
+    expect(skipped.code, skipped.log).toBe(0);
+    const files = (/\((\d+) session files/.exec(skipped.log) ?? [])[1];
+    expect(logLines(skipped.log), skipped.log).toEqual([expect.stringMatching(/^Nothing changed since the last build: \S+ is up to date \(\d+ session files, [\d.]+ MB, checked in [\d.]+ s; --force builds it again\)\.$/)]);
+    // Every file below the source counts, the sessions' folders of kept outputs too.
+    expect(Number(files)).toBe(listFiles(corpusRoot).length);
+    const after = new Map(listFiles(out).map((f) => [f, readFileSync(f, 'latin1')]));
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    expect([...after].filter(([f, text]) => before.get(f) !== text).map(([f]) => f)).toEqual([]);
   });
 
   it('keeps every session page under 400,000 bytes of HTML and 8,000 elements (issue 12)', () => {

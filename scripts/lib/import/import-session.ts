@@ -1,8 +1,9 @@
 import { dirname, join, relative } from 'node:path';
+import { lstat, readdir } from 'node:fs/promises';
 import { BAD_LINE_CODES, type Diagnostic } from '../../../src/lib/diagnostics.js';
 import { realPathOf, toPosix, WORKFLOW_DIR, type SessionSource } from '../../../src/lib/discover.js';
 import { copyIdentity, readSession } from '../../../src/lib/build/open-session.js';
-import { createSafeTarget, type SafeTarget } from '../../../src/lib/fs/safe-write.js';
+import { createSafeTarget, isTemporaryFile, type SafeTarget } from '../../../src/lib/fs/safe-write.js';
 import type { RedactionOptions, RedactionReport } from '../../../src/lib/redact/types.js';
 
 export interface ImportedFile {
@@ -138,7 +139,7 @@ async function replaceCopy(target: SafeTarget, outProject: string, sessionId: st
   const mainFile = join(outProject, `${sessionId}.jsonl`);
   const folder = join(outProject, sessionId);
   const before = await filesOf([mainFile], folder);
-  for (const stale of before.filter(isTemporary)) await target.remove(stale);
+  for (const stale of before.filter(isTemporaryFile)) await target.remove(stale);
   const staged: Array<{ tmp: string; path: string }> = [];
   try {
     for (const o of outputs) staged.push({ tmp: await target.stageFile(o.target, o.text), path: o.target });
@@ -154,17 +155,11 @@ async function replaceCopy(target: SafeTarget, outProject: string, sessionId: st
     for (const s of staged) if (s.tmp) await target.remove(s.tmp).catch(() => undefined);
   }
   const written = new Set(outputs.map((o) => o.target));
-  for (const old of before) if (!isTemporary(old) && !written.has(old)) await target.remove(old);
-}
-
-/** A temporary file of the safe writer (`.<name>.<pid>.<hex>.tmp`). */
-function isTemporary(path: string): boolean {
-  return /(^|[\\/])\.[^\\/]+\.\d+\.[0-9a-f]+\.tmp$/.test(path);
+  for (const old of before) if (!isTemporaryFile(old) && !written.has(old)) await target.remove(old);
 }
 
 /** The files a copy of a session holds: its file (with leftovers beside it) and everything below its folder. Links are listed, not followed. */
 async function filesOf(mainFiles: string[], folder: string): Promise<string[]> {
-  const { lstat, readdir } = await import('node:fs/promises');
   const out: string[] = [];
   for (const f of mainFiles) {
     const dir = dirname(f);

@@ -71,7 +71,7 @@ export function createSafeTarget(folder: string): SafeTarget {
     const abs = checkFile(path);
     await walk(dirname(abs), true);
     // Exclusive creation fails on an existing name, a link included, so the temporary file is always a new one.
-    const tmp = join(dirname(abs), `.${basename(abs)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    const tmp = join(dirname(abs), temporaryName(basename(abs)));
     const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o644);
     try {
       await handle.writeFile(data);
@@ -130,4 +130,18 @@ export function createSafeTarget(folder: string): SafeTarget {
       await walk(resolve(path), true);
     },
   };
+}
+
+/** The name a file is written under before it is renamed over `name` (`.<name>.<pid>.<hex>.tmp`): new every time. */
+function temporaryName(name: string): string {
+  return `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+}
+
+/**
+ * Whether a path is a temporary file the safe writer left behind (a write cut
+ * short by a kill): callers that tidy a target remove these, and never take
+ * one for a file of their own.
+ */
+export function isTemporaryFile(path: string): boolean {
+  return /(^|[\\/])\.[^\\/]+\.\d+\.[0-9a-f]+\.tmp$/.test(path);
 }

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createSafeTarget } from '../../../src/lib/fs/safe-write.js';
+import { createSafeTarget, isTemporaryFile } from '../../../src/lib/fs/safe-write.js';
 import { UnsafePathError } from '../../../src/lib/fs/safe-path.js';
 
 describe('createSafeTarget', () => {
@@ -26,6 +26,13 @@ describe('createSafeTarget', () => {
     // A new file, not the old one rewritten in place: a reader of the old one never sees half of the new.
     expect(lstatSync(join(target, 'a', 'b.txt')).ino).not.toBe(before);
     expect(readdirSync(join(target, 'a'))).toEqual(['b.txt']);
+  });
+
+  it('knows its own temporary files, and takes no other name for one', async () => {
+    const t = createSafeTarget(target);
+    const staged = await t.stageFile(join(target, 'a', 'session.jsonl'), 'x');
+    expect(isTemporaryFile(staged)).toBe(true);
+    for (const name of ['session.jsonl', '.session.jsonl', '.session.jsonl.tmp', 'session.123.abc.tmp', '.session.jsonl.12a.abc.tmp', '.session.jsonl.123.xyz.tmp']) expect(isTemporaryFile(join(target, 'a', name)), name).toBe(false);
   });
 
   it('refuses paths outside the target and the target itself', async () => {

@@ -1,0 +1,119 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildUnlessUnchanged } from '../../../scripts/lib/last-build.js';
+import { BUILD_FACTS_VARIABLE, siteInputs, type BuildFolders } from '../../../src/lib/build/site-inputs.js';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A project with a source, an output folder and a cache, and a stand-in for Astro's build that does what the integration does. */
+function project(extra: Partial<BuildFolders> = {}) {
+  const work = mkdtempSync(join(tmpdir(), 'sp-last-build-'));
+  made.push(work);
+  const folders: BuildFolders = {
+    root: join(work, 'app'),
+    sourceDir: join(work, 'source'),
+    outDir: join(work, 'site'),
+    cacheDir: join(work, 'cache'),
+    encrypt: false,
+    ...extra,
+  };
+  mkdirSync(join(folders.sourceDir, '-home-u-p'), { recursive: true });
+  mkdirSync(folders.root, { recursive: true });
+  writeFileSync(join(folders.sourceDir, '-home-u-p', 's.jsonl'), '{"type":"user"}\n');
+  const builds: Array<Record<string, string>> = [];
+  const lines: string[] = [];
+  let result = 0;
+  const run = (env: NodeJS.ProcessEnv = {}, args: string[] = ['--outDir', folders.outDir], always = false) =>
+    buildUnlessUnchanged({
+      stampDir: folders.cacheDir,
+      args,
+      always,
+      env,
+      out: (line) => lines.push(line),
+      shown: (dir) => dir,
+      build: async (vars) => {
+        builds.push(vars);
+        // What the integration does before the loader reads anything, then the pages.
+        mkdirSync(folders.cacheDir, { recursive: true });
+        writeFileSync(vars[BUILD_FACTS_VARIABLE], JSON.stringify(await siteInputs(folders)));
+        mkdirSync(folders.outDir, { recursive: true });
+        writeFileSync(join(folders.outDir, 'index.html'), '<p>site</p>');
+        return result;
+      },
+    });
+  return { folders, builds, lines, run, fail: (code: number) => (result = code) };
+}
+
+describe('buildUnlessUnchanged', () => {
+  it('builds, then answers a rebuild with nothing changed in one line without building', async () => {
+    const p = project();
+    expect(await p.run()).toMatchObject({ code: 0, skipped: false });
+    const again = await p.run();
+    expect(again).toMatchObject({ code: 0, skipped: true, folders: p.folders });
+    expect(p.builds).toHaveLength(1);
+    expect(p.lines).toEqual([`Nothing changed since the last build: ${p.folders.outDir} is up to date (1 session file, 0.0 MB, checked in ${/checked in ([\d.]+) s/.exec(p.lines[0])![1]} s; --force builds it again).`]);
+  });
+
+  it('builds again when a session, the project, the output, the arguments, a variable or --force differ', async () => {
+    const p = project();
+    await p.run();
+    const built = () => p.builds.length;
+    const cases: Array<[string, () => Promise<unknown>]> = [
+      ['a session edited', async () => (writeFileSync(join(p.folders.sourceDir, '-home-u-p', 's.jsonl'), '{"type":"user"}\n{"type":"assistant"}\n'), p.run())],
+      ['a new session', async () => (writeFileSync(join(p.folders.sourceDir, '-home-u-p', 't.jsonl'), '{}\n'), p.run())],
+      ['a project file', async () => (writeFileSync(join(p.folders.root, 'astro.config.mjs'), 'export default {}'), p.run())],
+      ['a page changed in the output', async () => (writeFileSync(join(p.folders.outDir, 'index.html'), '<p>SITE</p>'), p.run())],
+      ['a file added to the output', async () => (writeFileSync(join(p.folders.outDir, 'extra.html'), 'x'), p.run())],
+      ['the output removed', async () => (rmSync(p.folders.outDir, { recursive: true }), p.run())],
+      ['another argument', () => p.run({}, ['--outDir', p.folders.outDir, '--site', 'https://x.example'])],
+      ['a SESSIONPRESS_ variable', () => p.run({ SESSIONPRESS_SITE: 'https://y.example' })],
+      ['--force', () => p.run({ SESSIONPRESS_SITE: 'https://y.example' }, undefined, true)],
+      ['SESSIONPRESS_ALWAYS_BUILD=1', () => p.run({ SESSIONPRESS_SITE: 'https://y.example', SESSIONPRESS_ALWAYS_BUILD: '1' })],
+    ];
+    for (const [what, change] of cases) {
+      const before = built();
+      await change();
+      expect(built(), what).toBe(before + 1);
+    }
+    // The last build is recorded like any other: unchanged again, not built.
+    expect(await p.run({ SESSIONPRESS_SITE: 'https://y.example' })).toMatchObject({ skipped: true });
+  });
+
+  it('ignores variables that change nothing built: the log level, and the password of an encrypted site', async () => {
+    const p = project();
+    await p.run({ SESSIONPRESS_VERBOSE: '1' });
+    expect(await p.run({ SESSIONPRESS_VERBOSE: '0' })).toMatchObject({ skipped: true });
+  });
+
+  it('records nothing for a failed build: the next one builds', async () => {
+    const p = project();
+    p.fail(1);
+    expect(await p.run()).toMatchObject({ code: 1, skipped: false });
+    p.fail(0);
+    await p.run();
+    expect(p.builds).toHaveLength(2);
+  });
+
+  it('always builds an encrypted site, and one whose pages read a git history', async () => {
+    for (const extra of [{ encrypt: true }, { repo: '/some/checkout' }]) {
+      const p = project(extra);
+      await p.run();
+      await p.run();
+      expect(p.builds, JSON.stringify(extra)).toHaveLength(2);
+    }
+  });
+
+  it('never skips when the output folder holds a link: the build removes it', async () => {
+    const p = project();
+    await p.run();
+    const { symlinkSync } = await import('node:fs');
+    symlinkSync('/etc/hostname', join(p.folders.outDir, 'planted'));
+    await p.run();
+    expect(p.builds).toHaveLength(2);
+  });
+});
