@@ -41,7 +41,7 @@ export function toEntryData(
     facts: session.facts,
     toc: rendered.toc,
     overview: rendered.overview,
-    pageCount: rendered.pages.length,
+    pageCount: rendered.pageCount,
     ...(anchorMap ? (anchorMapInline(anchorMap) ? { anchorMap } : { anchorMapFile: true }) : {}),
     hasAbandoned: session.abandoned.length > 0,
     abandonedCount: session.abandoned.length,
@@ -75,7 +75,7 @@ export function anchorMapInline(map: AnchorMap): boolean {
 
 /** The anchor map of a session of more than one page (undefined for one page). */
 export function sessionAnchorMap(rendered: RenderedSession): AnchorMap | undefined {
-  return rendered.pages.length > 1 ? anchorMapOf(rendered) : undefined;
+  return rendered.pageCount > 1 ? anchorMapOf(rendered) : undefined;
 }
 
 /** The anchors of every page, messages and tool calls, as the small map page 1 forwards links with. */

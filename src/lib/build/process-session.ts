@@ -64,7 +64,9 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
     pagesReused++;
     return (await cache.readPage(previous!, page)).transcript;
   };
-  const rendered = await renderSession(session, job.render, job.renderSalt === undefined ? undefined : { salt: job.renderSalt, ...(digests.length ? { previous: { digests, read } } : {}) });
+  // Each page goes to the cache as soon as it is made: a huge session's pages are never all in memory.
+  const writePage = await cache.startWrite(job.cacheKey);
+  const rendered = await renderSession(session, job.render, job.renderSalt === undefined ? undefined : { salt: job.renderSalt, ...(digests.length ? { previous: { digests, read } } : {}) }, writePage);
   const twin = markdownTwin(session, rendered.anchors);
   const anchorMap = sessionAnchorMap(rendered);
   await cache.write(job.cacheKey, rendered, twin, anchorMap && !anchorMapInline(anchorMap) ? anchorMap : undefined);

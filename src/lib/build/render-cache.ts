@@ -47,21 +47,39 @@ export function createRenderCache(astroCacheDir: string) {
     has(key: string): boolean {
       return existsSync(pageFile(key, 1)) && existsSync(markdownFile(key));
     },
-    /** `anchorMap`: a map too large for page 1, written beside the pages (`anchors.json`). */
-    async write(key: string, rendered: RenderedSession, markdown: string, anchorMap?: AnchorMap): Promise<void> {
+    /**
+     * Starts a render's folder afresh and returns a writer of its pages, for
+     * `renderSession` to hand each page to as it is made; `write` completes it.
+     */
+    async startWrite(key: string): Promise<(page: number, html: SafeHtml) => Promise<void>> {
       const dir = join(root, key);
       await rm(dir, { recursive: true, force: true });
       await mkdir(dir, { recursive: true });
+      return (page, html) => writeFile(pageFile(key, page), html.value);
+    },
+    /**
+     * Completes a render's folder: the pages still in `rendered` (none when
+     * they went through `startWrite`'s writer), its branches, digests, anchor
+     * map and assets, and the Markdown last, which `has` looks for: a folder
+     * cut short is never taken for a whole render. `anchorMap`: a map too
+     * large for page 1, written beside the pages (`anchors.json`).
+     */
+    async write(key: string, rendered: RenderedSession, markdown: string, anchorMap?: AnchorMap): Promise<void> {
+      const dir = join(root, key);
+      if (rendered.pages.length) {
+        await rm(dir, { recursive: true, force: true });
+        await mkdir(dir, { recursive: true });
+        await Promise.all(rendered.pages.map((html, i) => writeFile(pageFile(key, i + 1), html.value)));
+      }
       await mkdir(assetsDir, { recursive: true });
-      await Promise.all(rendered.pages.map((html, i) => writeFile(pageFile(key, i + 1), html.value)));
       await writeFile(join(dir, 'abandoned.html'), rendered.abandoned.value);
-      await writeFile(markdownFile(key), markdown);
       if (anchorMap) await writeFile(anchorsFile(key), JSON.stringify(anchorMap));
       if (rendered.pageDigests) await writeFile(digestsFile(key), JSON.stringify(rendered.pageDigests));
       for (const a of rendered.assets) {
         const path = join(assetsDir, a.name);
         if (!existsSync(path)) await writeFile(path, a.bytes);
       }
+      await writeFile(markdownFile(key), markdown);
     },
     /** One rendered page of a session, and its abandoned branches on page 1. */
     async readPage(key: string, page: number): Promise<{ transcript: SafeHtml; abandoned: SafeHtml }> {

@@ -23,8 +23,10 @@ export interface AssetRef {
 }
 
 export interface RenderedSession {
-  /** Transcript HTML of each page, in order. */
+  /** Transcript HTML of each page, in order; empty when the pages went to a {@link PageSink} as they were made. */
   pages: SafeHtml[];
+  /** How many pages the transcript has. */
+  pageCount: number;
   /** HTML of the abandoned branches, shown apart from the transcript. */
   abandoned: SafeHtml;
   toc: TocItem[];
@@ -52,6 +54,13 @@ export interface PageReuse {
   previous?: { digests: string[]; read: (page: number) => Promise<SafeHtml> };
 }
 
+/**
+ * Takes each page as soon as it is rendered (or reused), so a huge session's
+ * pages need not all be held at once: 630 MB of transcript is ~330 MB of page
+ * HTML, held twice over as JavaScript strings.
+ */
+export type PageSink = (page: number, html: SafeHtml) => Promise<void>;
+
 export interface RenderSessionOptions {
   /** Turns per page; a session with more is split into pages. */
   pageSize: number;
@@ -78,7 +87,7 @@ export function assetName(bytes: Buffer, mediaType: string): string {
  * the result by content digest. Pages are cut by `paginateTurns` (by turns and
  * by weight), so a message keeps its page when the session grows.
  */
-export async function renderSession(session: Session, options: RenderSessionOptions, reuse?: PageReuse): Promise<RenderedSession> {
+export async function renderSession(session: Session, options: RenderSessionOptions, reuse?: PageReuse, sink?: PageSink): Promise<RenderedSession> {
   await prepareMessages([...session.messages, ...session.abandoned.flatMap((b) => b.messages)]);
   const assets = new Map<string, AssetRef>();
   let pageEmitted = false;
@@ -129,14 +138,18 @@ export async function renderSession(session: Session, options: RenderSessionOpti
     if (reuse) pageDigests.push(digest);
     // A page whose messages are those of the last render's page: its HTML is that page's.
     if (digest && reuse?.previous?.digests[i] === digest) {
-      pages.push(await reuse.previous.read(i + 1));
+      const page = await reuse.previous.read(i + 1);
+      if (sink) await sink(i + 1, page);
+      else pages.push(page);
       continue;
     }
     const parts: SafeHtml[] = [];
     startPage(ctx);
     pageEmitted = false;
     for (const turn of turns) parts.push(renderTurn(turn, ctx, forkMarkers));
-    pages.push(unescapeTextQuotes(joinHtml(parts, NEWLINE)));
+    const page = unescapeTextQuotes(joinHtml(parts, NEWLINE));
+    if (sink) await sink(i + 1, page);
+    else pages.push(page);
     // Its images are known only by rendering it: such a page is rendered every time.
     if (reuse && pageEmitted) pageDigests[i] = '';
   }
@@ -150,7 +163,7 @@ export async function renderSession(session: Session, options: RenderSessionOpti
     NEWLINE,
   ));
 
-  return { pages, abandoned, toc, overview: overview.result(), anchors, toolAnchors, assets: [...assets.values()], ...(reuse ? { pageDigests } : {}) };
+  return { pages, pageCount: chunks.length, abandoned, toc, overview: overview.result(), anchors, toolAnchors, assets: [...assets.values()], ...(reuse ? { pageDigests } : {}) };
 }
 
 /**

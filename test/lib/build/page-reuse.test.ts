@@ -49,6 +49,18 @@ describe('renderSession with the pages of the last render', () => {
     expect(read).toEqual(Array.from({ length: before.pages.length - 1 }, (_, i) => i + 1));
   }, 300_000);
 
+  it('hands each page to a sink as it is made, in order, reused ones included, and holds none of them', async () => {
+    const before = await renderSession(small, options, { salt: 's1' });
+    const previous = { digests: before.pageDigests!, read: async (page: number) => before.pages[page - 1] };
+    const sunk: Array<[number, string]> = [];
+    const streamed = await renderSession(grown, options, { salt: 's1', previous }, async (page, html) => void sunk.push([page, html.value]));
+    const held = await renderSession(grown, options, { salt: 's1' });
+    expect(streamed.pages).toEqual([]);
+    expect(streamed.pageCount).toBe(held.pages.length);
+    expect(sunk.map(([n]) => n)).toEqual(held.pages.map((_, i) => i + 1));
+    expect(sunk.map(([, text]) => text)).toEqual(held.pages.map(String));
+  }, 300_000);
+
   it('reuses nothing when the settings or code differ (another salt)', async () => {
     const before = await renderSession(small, options, { salt: 's1' });
     let reads = 0;
