@@ -166,8 +166,8 @@ const REGEX_HINTS_G = new RegExp([...new Set(PROVIDER_RULES.map((r) => r.hint).f
  */
 export function detectProviders(s: string, sink: Sink): void {
   // One pass of each regex collects the hints (a `test` first made a string that held one be read three or four times).
-  const literals = [...new Set(Array.from(s.matchAll(LITERAL_HINTS_G), (m) => m[0]))];
-  const texts = [...new Set(Array.from(s.matchAll(REGEX_HINTS_G), (m) => m[0]))];
+  const literals = hintsIn(s, LITERAL_HINTS_G);
+  const texts = hintsIn(s, REGEX_HINTS_G);
   if (!literals.length && !texts.length) return;
   for (const { rule, hint, regex } of PROVIDER_RULES) {
     // The trie stops at the shortest literal, so a rule's hint is found as a prefix of it; a regex hint matches its own text.
@@ -176,4 +176,15 @@ export function detectProviders(s: string, sink: Sink): void {
     regex.lastIndex = 0;
     for (const m of s.matchAll(regex)) sink(rule, m[1] ?? m[0]);
   }
+}
+
+/**
+ * The distinct texts a hint regex (global, never empty) matches in a string, left to right like
+ * `matchAll`, which would copy the regex on every call: this runs on every string of a session.
+ */
+function hintsIn(s: string, regex: RegExp): string[] {
+  const found = new Set<string>();
+  regex.lastIndex = 0;
+  for (let m = regex.exec(s); m !== null; m = regex.exec(s)) found.add(m[0]);
+  return [...found];
 }
