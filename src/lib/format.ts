@@ -30,12 +30,9 @@ export function formatTokens(n: number): string {
   return `${(n / 1_000_000).toFixed(2)}M`;
 }
 
-/** One formatter for every count: `toLocaleString('en-US')` set one up on each call (the same output, by the spec). */
-const COUNT_FORMAT = new Intl.NumberFormat('en-US');
-
 /** A count with thousands separators: 12345 → `12,345`. */
 export function formatCount(n: number): string {
-  return COUNT_FORMAT.format(n);
+  return n.toLocaleString('en-US');
 }
 
 /** A size for people: `512 bytes`, `41 KB`. */
