@@ -182,6 +182,12 @@ const BASE64_CHAR = /[A-Za-z0-9+/=_-]/;
 /** Cap on decoded runs per string: a megabyte of base64 is data, not a wrapper. */
 const MAX_RUNS = 2000;
 
+/** The next match of a global regex in `s` at or after `from`. */
+function execFrom(regex: RegExp, s: string, from: number): RegExpExecArray | null {
+  regex.lastIndex = from;
+  return regex.exec(s);
+}
+
 /**
  * Base64 wrappers: decodes each base64 run that decodes to text and scans the
  * text with `scan`; when anything is found inside, the whole run is a secret
@@ -191,7 +197,11 @@ const MAX_RUNS = 2000;
 export function detectBase64(s: string, sink: Sink, scan: (text: string, sink: Sink) => void, depth = 0): void {
   if (depth > 1 || s.length < 16) return;
   let runs = 0;
-  for (const m of s.matchAll(BASE64_RUN)) {
+  // An exec loop rather than `matchAll`, which copies the regex on every call (this runs on every string of
+  // a session); the regex is shared, so each step starts from where the last match ended, past the recursion below.
+  let next = 0;
+  for (let m = execFrom(BASE64_RUN, s, 0); m !== null; m = execFrom(BASE64_RUN, s, next)) {
+    next = BASE64_RUN.lastIndex;
     if (++runs > MAX_RUNS) break;
     const run = m[0];
     // Not part of a longer token (`-` and `_` join base64url and identifiers); checked here, as a lookbehind at every position cost more.

@@ -151,16 +151,13 @@ function trieRegex(literals: string[]): RegExp {
 
 /**
  * Every rule's hint in two regexes (literal hints as a trie, the others as one
- * alternation). The hints are specific enough to be rare, so one pass tells
- * whether a string can hold a provider token at all; only then is each rule's
- * own hint checked. (A hundred `includes` per string were the costliest part
- * of redaction.)
+ * alternation). The hints are specific enough to be rare, so one pass each
+ * tells whether a string can hold a provider token at all; only then is each
+ * rule's own hint checked. (A hundred `includes` per string were the costliest
+ * part of redaction.)
  */
-const ANY_LITERAL_HINT = trieRegex([...new Set(PROVIDER_RULES.map((r) => r.hint).filter((h): h is string => typeof h === 'string'))]);
-const ANY_REGEX_HINT = new RegExp([...new Set(PROVIDER_RULES.map((r) => r.hint).filter((h): h is RegExp => typeof h !== 'string').map((h) => h.source))].join('|'));
-
-const LITERAL_HINTS_G = new RegExp(ANY_LITERAL_HINT.source, 'g');
-const REGEX_HINTS_G = new RegExp(ANY_REGEX_HINT.source, 'g');
+const LITERAL_HINTS_G = new RegExp(trieRegex([...new Set(PROVIDER_RULES.map((r) => r.hint).filter((h): h is string => typeof h === 'string'))]).source, 'g');
+const REGEX_HINTS_G = new RegExp([...new Set(PROVIDER_RULES.map((r) => r.hint).filter((h): h is RegExp => typeof h !== 'string').map((h) => h.source))].join('|'), 'g');
 
 /**
  * Runs the provider formats over a string: the hints found in it (one pass
@@ -168,16 +165,26 @@ const REGEX_HINTS_G = new RegExp(ANY_REGEX_HINT.source, 'g');
  * output that holds one `sk-ant-` runs one rule, not a hundred.
  */
 export function detectProviders(s: string, sink: Sink): void {
-  if (!ANY_LITERAL_HINT.test(s) && !ANY_REGEX_HINT.test(s)) return;
-  const literals = new Set<string>();
-  for (const m of s.matchAll(LITERAL_HINTS_G)) literals.add(m[0]);
-  const texts = new Set<string>();
-  for (const m of s.matchAll(REGEX_HINTS_G)) texts.add(m[0]);
+  // One pass of each regex collects the hints (a `test` first made a string that held one be read three or four times).
+  const literals = hintsIn(s, LITERAL_HINTS_G);
+  const texts = hintsIn(s, REGEX_HINTS_G);
+  if (!literals.length && !texts.length) return;
   for (const { rule, hint, regex } of PROVIDER_RULES) {
     // The trie stops at the shortest literal, so a rule's hint is found as a prefix of it; a regex hint matches its own text.
-    const hinted = typeof hint === 'string' ? [...literals].some((l) => hint.startsWith(l)) && s.includes(hint) : [...texts].some((t) => hint.test(t));
+    const hinted = typeof hint === 'string' ? literals.some((l) => hint.startsWith(l)) && s.includes(hint) : texts.some((t) => hint.test(t));
     if (!hinted) continue;
     regex.lastIndex = 0;
     for (const m of s.matchAll(regex)) sink(rule, m[1] ?? m[0]);
   }
+}
+
+/**
+ * The distinct texts a hint regex (global, never empty) matches in a string, left to right like
+ * `matchAll`, which would copy the regex on every call: this runs on every string of a session.
+ */
+function hintsIn(s: string, regex: RegExp): string[] {
+  const found = new Set<string>();
+  regex.lastIndex = 0;
+  for (let m = regex.exec(s); m !== null; m = regex.exec(s)) found.add(m[0]);
+  return [...found];
 }

@@ -67,11 +67,27 @@ export const SECRETLINT_CHUNK = 4 << 20;
 export const SEPARATOR = '\n\u0000\n';
 
 /**
+ * secretlint's profiler is on unless switched off: every `lintSource` call
+ * leaves about a hundred `performance.mark` entries (one per rule's start and
+ * end), kept by the profiler and by Node's global timeline for the life of the
+ * process, and a PerformanceObserver callback for each. That is memory growing
+ * with the archive in every worker (68 MB after 2,000 calls, one or more per
+ * session) and CPU spent on timings nobody reads. It is @secretlint/core's own
+ * dependency, imported here only to switch it off (the instance core imports,
+ * where npm hoists it; where it cannot be found nothing changes but the cost).
+ */
+const profilerOff: Promise<void> = import('@secretlint/profiler').then(
+  ({ secretLintProfiler }) => secretLintProfiler.setEnabled(false),
+  () => undefined,
+);
+
+/**
  * Runs secretlint's recommended preset over many strings with as few calls as
  * possible (the strings are joined into chunks of a few MB) and returns the
  * secret values it found, in text order.
  */
 export async function secretlintValues(strings: readonly string[]): Promise<SecretlintHit[]> {
+  await profilerOff;
   const hits: SecretlintHit[] = [];
   let batch: string[] = [];
   let size = 0;

@@ -125,14 +125,14 @@ export function sanitizeHtml(markup: string): string {
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const ESCAPE_RE = /[&<>"']/g;
-// NUL and other C0 controls (except tab, newline, carriage return) have no place in HTML text.
-const CONTROL_RE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+// The five markup characters, and NUL and the other C0 controls (except tab, newline, carriage return),
+// which have no place in HTML text: one pass finds both kinds.
+const ESCAPE_RE = /[&<>"'\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 /** Escapes text for HTML text nodes and double- or single-quoted attribute values. */
 export function escapeHtml(text: unknown): string {
   const s = text === null || text === undefined ? '' : String(text);
-  return s.replace(ESCAPE_RE, (c) => ESCAPES[c]).replace(CONTROL_RE, '\uFFFD');
+  return s.replace(ESCAPE_RE, (c) => ESCAPES[c] ?? '\uFFFD');
 }
 
 /** Held only by this module: without it no `SafeHtml` can be constructed. */
@@ -310,6 +310,8 @@ export function unescapeTextQuotes(markup: SafeHtml): SafeHtml {
 
 const QUOTE_ENTITY_RE = /&quot;|&#39;/g;
 const RAW_TEXT_RE = /^<(script|style)[\s>]/i;
+/** A tag's inside up to its closing `>`: anything but quotes and `>`, and quoted values (an unclosed one to the end). */
+const TAG_BODY_RE = /(?:[^"'>]+|"[^"]*(?:"|$)|'[^']*(?:'|$))*/y;
 
 /** Where the tag, comment or raw-text element starting at `lt` ends (the index after it). */
 function markupEnd(s: string, lt: number): number {
@@ -317,18 +319,13 @@ function markupEnd(s: string, lt: number): number {
     const close = s.indexOf('-->', lt + 4);
     return close === -1 ? s.length : close + 3;
   }
-  // The end of the tag: the first `>` outside a quoted attribute value.
-  let quote = '';
-  let j = lt + 1;
-  for (; j < s.length; j++) {
-    const c = s[j];
-    if (quote) {
-      if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '>') break;
-  }
-  const tagEnd = Math.min(j + 1, s.length);
-  const raw = RAW_TEXT_RE.exec(s.slice(lt, lt + 8));
+  // The end of the tag: the first `>` outside a quoted attribute value (an unclosed quote runs to the end).
+  TAG_BODY_RE.lastIndex = lt + 1;
+  TAG_BODY_RE.test(s);
+  const tagEnd = Math.min(TAG_BODY_RE.lastIndex + 1, s.length);
+  // Only `<s…` and `<S…` can open a script or a style.
+  const c = s.charCodeAt(lt + 1);
+  const raw = c === 115 || c === 83 ? RAW_TEXT_RE.exec(s.slice(lt, lt + 8)) : null;
   if (!raw) return tagEnd;
   // A script's or style's body is not HTML text: it is copied up to its end tag, untouched.
   const close = new RegExp(`</${raw[1]}`, 'gi');

@@ -206,6 +206,13 @@ describe('unescapeTextQuotes', () => {
     expect(unescapeTextQuotes(html`<b>${'&quot;'}</b>`).value).toBe('<b>&amp;quot;</b>');
   });
 
+  it('ends a tag at its first `>` outside quotes; an unclosed quote or tag runs to the end', () => {
+    expect(unescapeTextQuotes(html`<b title="x>&quot;" data-y='>&#39;'>&quot;&#39;</b>`).value).toBe(`<b title="x>&quot;" data-y='>&#39;'>"'</b>`);
+    expect(unescapeTextQuotes(html`<b>&quot;</b><i title='open>&quot;</i>&quot;`).value).toBe(`<b>"</b><i title='open>&quot;</i>&quot;`);
+    expect(unescapeTextQuotes(html`&#39;<i class="a"`).value).toBe(`'<i class="a"`);
+    expect(unescapeTextQuotes(html`<STYLE>&quot;</style>&quot;<s>&quot;</s>`).value).toBe(`<STYLE>&quot;</style>"<s>"</s>`);
+  });
+
   it('changes no element, attribute or text of any hostile fixture session page (the DOM is the same)', async () => {
     const sessions = await loadSessions(fixturesRoot);
     const asDom = (markup: string) => parse(markup).body.innerHTML;
