@@ -55,12 +55,16 @@ export async function buildUnlessUnchanged(options: BuildOnceOptions): Promise<{
   const stamp = join(stampDir, STAMP);
   const facts = join(stampDir, FACTS);
   const alwaysBuild = always || env[ALWAYS_BUILD_VARIABLE] === '1';
+  // The inputs as digested here, before the build starts: the integration takes them as they are when its folders are these.
+  let digested: SiteInputs | undefined;
   if (!alwaysBuild) {
     const started = performance.now();
     const last = await readJson<LastBuild>(stamp);
     if (last?.format === 1 && sameArgs(last.args, args) && last.cwd === process.cwd() && last.variables === variablesDigest(env) && canSkip(last.inputs.folders)) {
-      const [now, outputs] = await Promise.all([siteInputs(last.inputs.folders), outputDigest(last.inputs.folders.outDir)]);
-      if (now.digest === last.inputs.digest && outputs === last.outputs) {
+      const now = await siteInputs(last.inputs.folders);
+      digested = now;
+      // The output is read only when the inputs are unchanged: a build that must run anyway does not wait for it.
+      if (now.digest === last.inputs.digest && (await outputDigest(last.inputs.folders.outDir)) === last.outputs) {
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         out(`Nothing changed since the last build: ${options.shown(last.inputs.folders.outDir)} is up to date (${now.sourceFiles} session file${now.sourceFiles === 1 ? '' : 's'}, ${(now.sourceBytes / 1e6).toFixed(1)} MB, checked in ${seconds} s; --force builds it again).`);
         return { code: 0, skipped: true, folders: last.inputs.folders };
@@ -73,6 +77,7 @@ export async function buildUnlessUnchanged(options: BuildOnceOptions): Promise<{
   const cache = createSafeTarget(stampDir);
   await cache.remove(stamp);
   await cache.remove(facts);
+  if (digested) await cache.writeFile(facts, JSON.stringify(digested));
   const code = await options.build({ [BUILD_FACTS_VARIABLE]: facts });
   if (code === 0) {
     const read = await readJson<SiteInputs>(facts);

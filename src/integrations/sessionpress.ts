@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
@@ -7,7 +8,7 @@ import { isInteractive, isVerbose } from '../lib/build/progress.js';
 import { checkIntegrationOptions, ConfigError, loadConfig, type SessionpressConfig, type SessionpressOptions, type SiteConfig } from '../schemas/config.js';
 import { createOutputLedger } from '../lib/fs/output-ledger.js';
 import { createSafeTarget } from '../lib/fs/safe-write.js';
-import { BUILD_FACTS_VARIABLE, siteInputs } from '../lib/build/site-inputs.js';
+import { BUILD_FACTS_VARIABLE, siteInputs, type SiteInputs } from '../lib/build/site-inputs.js';
 import { NO_PASSWORD, PASSWORD_VARIABLE } from '../lib/encrypt/site.js';
 import { encryptIntegration, plainDirOf } from './encrypt.js';
 import { lazyHighlightIntegration } from './lazy-highlight.js';
@@ -78,11 +79,13 @@ export function sessionpress(options: SessionpressOptions = {}): AstroIntegratio
           },
         });
         if (standalone) updateConfig(standaloneSettings(cacheDir));
-        // Digested here, before the loader reads a session: a session written to during the build then makes the next one build again.
+        // Digested before the loader reads a session (a session written to during the build then makes the next one
+        // build again): by the command that started this build when it read these very folders, else here.
         const factsFile = process.env[BUILD_FACTS_VARIABLE];
         if (factsFile && standalone && command === 'build') {
           const folders = { root, sourceDir: user.sourceDir, outDir: fileURLToPath(config.outDir), cacheDir, notesDir: site.notesDir, configFile: user.configFile, repo: user.repo, encrypt: user.encrypt };
-          await createSafeTarget(dirname(factsFile)).writeFile(factsFile, JSON.stringify(await siteInputs(folders)));
+          const given = await readFile(factsFile, 'utf8').then((text) => JSON.parse(text) as SiteInputs, () => undefined);
+          if (JSON.stringify(given?.folders) !== JSON.stringify(folders)) await createSafeTarget(dirname(factsFile)).writeFile(factsFile, JSON.stringify(await siteInputs(folders)));
         }
       },
     },

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,6 +26,8 @@ function project(extra: Partial<BuildFolders> = {}) {
   mkdirSync(folders.root, { recursive: true });
   writeFileSync(join(folders.sourceDir, '-home-u-p', 's.jsonl'), '{"type":"user"}\n');
   const builds: Array<Record<string, string>> = [];
+  /** What the facts file held when each build started (the inputs the command digested before it). */
+  const given: Array<string | undefined> = [];
   const lines: string[] = [];
   let result = 0;
   const run = (env: NodeJS.ProcessEnv = {}, args: string[] = ['--outDir', folders.outDir], always = false) =>
@@ -38,6 +40,7 @@ function project(extra: Partial<BuildFolders> = {}) {
       shown: (dir) => dir,
       build: async (vars) => {
         builds.push(vars);
+        given.push(existsSync(vars[BUILD_FACTS_VARIABLE]) ? readFileSync(vars[BUILD_FACTS_VARIABLE], 'utf8') : undefined);
         // What the integration does before the loader reads anything, then the pages.
         mkdirSync(folders.cacheDir, { recursive: true });
         writeFileSync(vars[BUILD_FACTS_VARIABLE], JSON.stringify(await siteInputs(folders)));
@@ -46,7 +49,7 @@ function project(extra: Partial<BuildFolders> = {}) {
         return result;
       },
     });
-  return { folders, builds, lines, run, fail: (code: number) => (result = code) };
+  return { folders, builds, given, lines, run, fail: (code: number) => (result = code) };
 }
 
 describe('buildUnlessUnchanged', () => {
@@ -82,6 +85,19 @@ describe('buildUnlessUnchanged', () => {
     }
     // The last build is recorded like any other: unchanged again, not built.
     expect(await p.run({ SESSIONPRESS_SITE: 'https://y.example' })).toMatchObject({ skipped: true });
+  });
+
+  it('hands a build that must run the inputs it digested before starting it, and nothing from an older build', async () => {
+    const p = project();
+    await p.run();
+    expect(p.given[0]).toBeUndefined();
+    writeFileSync(join(p.folders.sourceDir, '-home-u-p', 's.jsonl'), '{"type":"user"}\n{"type":"user"}\n');
+    const expected = await siteInputs(p.folders);
+    await p.run();
+    expect(JSON.parse(p.given[1]!)).toEqual(expected);
+    // Another argument: the record is not this build's, nothing is handed over.
+    await p.run({}, ['--outDir', p.folders.outDir, '--verbose']);
+    expect(p.given[2]).toBeUndefined();
   });
 
   it('ignores variables that change nothing built: the log level, and the password of an encrypted site', async () => {
