@@ -73,9 +73,10 @@ describe('buildUnlessUnchanged', () => {
       ['a page changed in the output', async () => (writeFileSync(join(p.folders.outDir, 'index.html'), '<p>SITE</p>'), p.run())],
       ['a file added to the output', async () => (writeFileSync(join(p.folders.outDir, 'extra.html'), 'x'), p.run())],
       ['the output removed', async () => (rmSync(p.folders.outDir, { recursive: true }), p.run())],
-      ['another argument', () => p.run({}, ['--outDir', p.folders.outDir, '--site', 'https://x.example'])],
+      // Each case changes one thing against the build just before it.
       ['a SESSIONPRESS_ variable', () => p.run({ SESSIONPRESS_SITE: 'https://y.example' })],
-      ['--force', () => p.run({ SESSIONPRESS_SITE: 'https://y.example' }, undefined, true)],
+      ['another argument', () => p.run({ SESSIONPRESS_SITE: 'https://y.example' }, ['--outDir', p.folders.outDir, '--site', 'https://x.example'])],
+      ['--force', () => p.run({ SESSIONPRESS_SITE: 'https://y.example' }, ['--outDir', p.folders.outDir, '--site', 'https://x.example'], true)],
       ['SESSIONPRESS_ALWAYS_BUILD=1', () => p.run({ SESSIONPRESS_SITE: 'https://y.example', SESSIONPRESS_ALWAYS_BUILD: '1' })],
     ];
     for (const [what, change] of cases) {
