@@ -12,12 +12,11 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseCommandLine } from './lib/cli.js';
+import { parseCommandLine, version } from './lib/cli.js';
 import { blame, pullRequestDiff, pullRequestSpan, type BlameSessionInput } from '../src/lib/blame/blame.js';
 import { formatAgentTrace, formatJson, formatText } from '../src/lib/blame/format.js';
 import { GitError } from '../src/lib/blame/git.js';
 import { pullRequestSessions, sourceSessions, type PullRequestId } from './lib/blame/sessions.js';
-import { version } from './cli.js';
 import { loadConfig, type SessionpressConfig } from '../src/schemas/config.js';
 
 const USAGE = `usage: sessionpress blame --base REF [--head REF] [options] [FILE…]

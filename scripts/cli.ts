@@ -3,7 +3,7 @@
  * `--version`. Each command is a file beside this one exporting
  * `main(argv)`, loaded only when it runs; bin/sessionpress.mjs calls `main`.
  */
-import { readFileSync } from 'node:fs';
+import { version } from './lib/cli.js';
 
 interface Command {
   /** Its arguments, as the help shows them. */
@@ -27,10 +27,6 @@ export const COMMANDS: Record<string, Command> = {
   blame: { args: '--base REF [--head REF] [FILE…]', summary: 'who wrote each line a pull request adds: a tool call, a command, or a person (text, json, Agent Trace)', load: () => import('./blame.js') },
 };
 
-/** The package's version, from its package.json. */
-export function version(): string {
-  return JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
-}
 
 /** The help: one line per command of the table. */
 export function help(): string {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 
@@ -44,4 +45,9 @@ export function parseCommandLine<T extends ParseArgsOptionsConfig>(
 export function shownPath(path: string, cwd: string): string {
   const rel = relative(cwd, path);
   return !rel ? '.' : rel.startsWith('..') ? path : `./${rel}`;
+}
+
+/** The package's version, from its package.json (this file is scripts/lib/cli.ts). */
+export function version(): string {
+  return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 }
