@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { SKIP_CODES, type Diagnostic } from '../lib/diagnostics.js';
 import { discoverSources, realPathOf, toPosix, type SessionSource, type SourceLayout } from '../lib/discover.js';
-import { digestFile, mapLimit } from '../lib/fs/parallel.js';
+import { digestFilesInside } from '../lib/fs/tree-digest.js';
 import { countBadLines, digestInputs, sideFilesOf, type SessionEntryData } from '../lib/build/entry-data.js';
 import { pipelineFingerprint } from '../lib/build/fingerprint.js';
 import type { SessionJob, SessionJobResult } from '../lib/build/process-session.js';
@@ -199,9 +199,9 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
   return plan;
 }
 
-/** The content digest of each file, by its path relative to the source root (read a few at a time). */
+/** The content digest of each file (undefined where it cannot be read), by its path relative to the source root. */
 async function digestFiles(paths: string[], root: string): Promise<Map<string, string | undefined>> {
-  const digests = await mapLimit(paths, 8, digestFile);
+  const digests = await digestFilesInside(root, paths);
   return new Map(paths.map((p, i) => [toPosix(relative(root, p)), digests[i]]));
 }
 

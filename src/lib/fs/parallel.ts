@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { copyFile, link, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
 /**
@@ -71,27 +69,6 @@ export async function isLinkedTree(from: string, to: string, added: (name: strin
     return x.ino === y.ino && x.dev === y.dev;
   });
   return same.every(Boolean);
-}
-
-/** Files larger than this are hashed as a stream rather than read whole. */
-const STREAM_FROM = 32 * 1024 * 1024;
-
-/**
- * The sha256 of a file's content (hex), or undefined when it cannot be read.
- * What a file holds decides whether it changed, never its modification time:
- * a checkout or a restored copy gives unchanged files new times, and a file
- * replaced within one clock tick by another of the same size keeps its time.
- */
-export async function digestFile(path: string): Promise<string | undefined> {
-  try {
-    const { size } = await stat(path);
-    if (size < STREAM_FROM) return createHash('sha256').update(await readFile(path)).digest('hex');
-    const hash = createHash('sha256');
-    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-    return hash.digest('hex');
-  } catch {
-    return undefined;
-  }
 }
 
 /**

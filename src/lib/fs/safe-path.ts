@@ -1,6 +1,6 @@
-import { constants } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, realpathSync } from 'node:fs';
 import { lstat, open, realpath, type FileHandle } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /**
  * Paths checked by where they really are. A source tree may come from a
@@ -72,27 +72,95 @@ export async function isSymlink(path: string): Promise<boolean> {
 }
 
 /**
+ * O_NOFOLLOW: a symbolic link as the last part of the path fails to open.
+ * O_NONBLOCK: a FIFO planted in the tree opens at once (and is then refused
+ * as not a regular file) instead of waiting forever for a writer; it changes
+ * nothing for a regular file.
+ */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** Whether this system names an open file's real location under /proc/self/fd (Linux). */
+const PROC_FD = existsSync('/proc/self/fd');
+
+/**
+ * Where the file open as `fd` really is. On Linux, /proc names the file that
+ * was opened, whatever happened to the path since (no window between a check
+ * and the open); elsewhere, the real path of its folder as it is now.
+ */
+function openedLocation(fd: number, path: string): string {
+  if (PROC_FD) {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      // Fall through: the folder's real path.
+    }
+  }
+  return join(realpathSync.native(dirname(path)), basename(path));
+}
+
+/**
+ * The checks shared by {@link openInside} and {@link openInsideSync}, made on
+ * the open file: it must be a regular file whose real location lies inside `realRoot`.
+ */
+function checkOpened(realRoot: string, fd: number, path: string, isFile: boolean): void {
+  if (!isWithin(realRoot, openedLocation(fd, path))) throw new UnsafePathError(`${path} lies outside the source folder (through a symbolic link); not read`, path);
+  if (!isFile) throw new UnsafePathError(`${path} is not a regular file; not read`, path);
+}
+
+function refuseByName(root: string, path: string): void {
+  if (!isWithin(root, path)) throw new UnsafePathError(`${path} lies outside the source folder; not read`, path);
+}
+
+function refuseLink(err: unknown, path: string): never {
+  if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new UnsafePathError(`${path} is a symbolic link; not followed`, path);
+  throw err;
+}
+
+/**
  * Opens a file under `root` for reading, only when it is a regular file whose
- * real location is inside the real `root`: the file itself is opened with
- * O_NOFOLLOW (a symlink fails to open), and its folder's real path must lie
- * within the root's, so a symlinked folder on the way is refused too.
+ * real location is inside the real `root`: a path that climbs out by name is
+ * refused before anything is opened, the file itself is opened with
+ * O_NOFOLLOW (a symlink fails to open), and the location of the file that
+ * was opened must lie within the root's, so a symlinked folder on the way is refused too.
  */
 export async function openInside(root: string, path: string): Promise<FileHandle> {
-  const [realRoot, realDir] = await Promise.all([realFolder(root), realpath(dirname(resolve(path)))]);
-  if (!isWithin(realRoot, realDir)) throw new UnsafePathError(`${path} lies outside the source folder (through a symbolic link); not read`, path);
-  let handle: FileHandle;
+  const realRoot = await realFolder(root);
+  // Named below the root as given, or below its real path (a caller that resolved the path first).
+  if (!isWithin(realRoot, path)) refuseByName(root, path);
+  const handle = await open(path, OPEN_FLAGS).catch((err: unknown) => refuseLink(err, path));
   try {
-    handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    checkOpened(realRoot, handle.fd, path, (await handle.stat()).isFile());
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new UnsafePathError(`${path} is a symbolic link; not followed`, path);
+    await handle.close();
     throw err;
   }
-  const st = await handle.stat();
-  if (!st.isFile()) {
-    await handle.close();
-    throw new UnsafePathError(`${path} is not a regular file; not read`, path);
-  }
   return handle;
+}
+
+/**
+ * {@link openInside} without waiting on libuv's thread pool, for reading
+ * thousands of small files one after another (a tree's digest: ~30 µs a file
+ * against ~160 µs through promises). `realRoot` is the root's real path,
+ * resolved once by the caller, and `path` must be named below it (walk the
+ * real root, not a linked name of it). Returns the descriptor and the file's size;
+ * the caller closes it.
+ */
+export function openInsideSync(realRoot: string, path: string): { fd: number; size: number } {
+  refuseByName(realRoot, path);
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (err) {
+    refuseLink(err, path);
+  }
+  try {
+    const st = fstatSync(fd);
+    checkOpened(realRoot, fd, path, st.isFile());
+    return { fd, size: st.size };
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
 }
 
 /** Reads a whole file under `root` as UTF-8 through {@link openInside}. */

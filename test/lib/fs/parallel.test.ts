@@ -2,7 +2,7 @@ import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, u
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyTree, digestFile, isLinkedTree, listFiles, mapLimit } from '../../../src/lib/fs/parallel.js';
+import { copyTree, isLinkedTree, listFiles, mapLimit } from '../../../src/lib/fs/parallel.js';
 
 describe('mapLimit', () => {
   it('keeps the order of the input and never runs more than the limit at once', async () => {
@@ -74,24 +74,5 @@ describe('isLinkedTree', () => {
     rmSync(join(to, 'entry.json'));
     expect(await isLinkedTree(from, to, (name) => name === 'manifest.json')).toBe(false);
     for (const dir of [from, join(to, '..')]) rmSync(dir, { recursive: true, force: true });
-  });
-});
-
-describe('digestFile', () => {
-  it('changes with the content, not with the size or the time, and is undefined for a missing file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sp-digest-'));
-    try {
-      const f = join(dir, 'a.jsonl');
-      writeFileSync(f, 'wombat');
-      const first = await digestFile(f);
-      expect(first).toMatch(/^[0-9a-f]{64}$/);
-      writeFileSync(f, 'wombat');
-      expect(await digestFile(f)).toBe(first);
-      writeFileSync(f, 'zebras');
-      expect(await digestFile(f)).not.toBe(first);
-      expect(await digestFile(join(dir, 'missing'))).toBeUndefined();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

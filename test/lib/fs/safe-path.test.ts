@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isSafeName, isStrictlyWithin, isWithin, openInside, readTextInside, unsafeNameReason, UnsafePathError } from '../../../src/lib/fs/safe-path.js';
+import { isSafeName, isStrictlyWithin, isWithin, openInside, openInsideSync, readTextInside, unsafeNameReason, UnsafePathError } from '../../../src/lib/fs/safe-path.js';
 
 describe('isSafeName', () => {
   it('accepts the ids real files give', () => {
@@ -28,8 +29,13 @@ describe('isWithin', () => {
   });
 });
 
-describe('openInside', () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'sp-safe-path-'));
+/**
+ * A root (at its real path) holding `real/ok.txt`, with a secret beside it and
+ * three links planted inside: to the secret, to the folder holding it, and to
+ * a file inside the root.
+ */
+function plantedRoot(): string {
+  const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'sp-safe-path-')));
   const root = join(tmp, 'root');
   mkdirSync(join(root, 'real'), { recursive: true });
   writeFileSync(join(tmp, 'secret.txt'), 'outside');
@@ -37,6 +43,11 @@ describe('openInside', () => {
   symlinkSync(join(tmp, 'secret.txt'), join(root, 'real', 'link.txt'));
   symlinkSync(tmp, join(root, 'dirlink'));
   symlinkSync(join(root, 'real', 'ok.txt'), join(root, 'inner-link.txt'));
+  return root;
+}
+
+describe('openInside', () => {
+  const root = plantedRoot();
 
   it('reads a regular file inside the root', async () => {
     expect(await readTextInside(root, join(root, 'real', 'ok.txt'))).toBe('inside');
@@ -53,5 +64,50 @@ describe('openInside', () => {
   });
   it('refuses a folder', async () => {
     await expect(openInside(root, join(root, 'real'))).rejects.toThrow(/not a regular file/);
+  });
+});
+
+describe('openInsideSync', () => {
+  const root = plantedRoot();
+  const read = (path: string) => {
+    const { fd, size } = openInsideSync(root, path);
+    try {
+      return readFileSync(fd, 'utf8') + `:${size}`;
+    } finally {
+      closeSync(fd);
+    }
+  };
+
+  it('reads a regular file inside the real root and gives its size', () => {
+    expect(read(join(root, 'real', 'ok.txt'))).toBe('inside:6');
+  });
+  it('refuses a linked file, a file through a linked folder, a climb by name and a folder', () => {
+    expect(() => read(join(root, 'real', 'link.txt'))).toThrow(/symbolic link; not followed/);
+    expect(() => read(join(root, 'inner-link.txt'))).toThrow(/symbolic link; not followed/);
+    expect(() => read(join(root, 'dirlink', 'secret.txt'))).toThrow(/outside the source/);
+    expect(() => read(join(root, '..', 'secret.txt'))).toThrow(/outside the source/);
+    expect(() => read(join(root, 'real'))).toThrow(/not a regular file/);
+  });
+});
+
+describe('a FIFO planted in the tree', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'sp-safe-path-fifo-'));
+  const fifo = join(tmp, 'session.jsonl');
+  execFileSync('mkfifo', [fifo]);
+  // Opened without O_NONBLOCK, a FIFO with no writer blocks the open forever: these would time out.
+  it('is refused at once, never waited on', async () => {
+    await expect(openInside(tmp, fifo)).rejects.toThrow(/not a regular file/);
+    expect(() => openInsideSync(realpathSync(tmp), fifo)).toThrow(/not a regular file/);
+  });
+});
+
+describe('a root named through a link', () => {
+  const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'sp-safe-path-named-')));
+  mkdirSync(join(tmp, 'real-root'));
+  writeFileSync(join(tmp, 'real-root', 'a.txt'), 'a');
+  symlinkSync(join(tmp, 'real-root'), join(tmp, 'named-root'));
+  it('reads files below it, named through the link or by their real path: where the user keeps the root is their choice', async () => {
+    expect(await readTextInside(join(tmp, 'named-root'), join(tmp, 'named-root', 'a.txt'))).toBe('a');
+    expect(await readTextInside(join(tmp, 'named-root'), join(tmp, 'real-root', 'a.txt'))).toBe('a');
   });
 });

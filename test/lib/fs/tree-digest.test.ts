@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { digestTree } from '../../../src/lib/fs/tree-digest.js';
+import { digestFilesInside, digestTree } from '../../../src/lib/fs/tree-digest.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -102,5 +102,52 @@ describe('digestTree of a single file', () => {
     expect(linked).toMatchObject({ files: 0, links: 1 });
     writeFileSync(file, 'two, longer');
     expect((await digestTree(link)).digest).toBe(linked.digest);
+  });
+});
+
+describe('digestFilesInside', () => {
+  it('changes with the content, not with the size or the time, and is undefined for a missing file', async () => {
+    const root = tree();
+    const f = join(root, 'a', 'two.txt');
+    const [first] = await digestFilesInside(root, [f]);
+    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    writeFileSync(f, 'two');
+    utimesSync(f, new Date(2001, 1, 1), new Date(2001, 1, 1));
+    expect(await digestFilesInside(root, [f])).toEqual([first]);
+    writeFileSync(f, 'owt');
+    expect((await digestFilesInside(root, [f]))[0]).not.toBe(first);
+    expect(await digestFilesInside(root, [join(root, 'missing')])).toEqual([undefined]);
+  });
+
+  it('reads a large file in pieces to the same digest as a small one of the same bytes would have', async () => {
+    const root = tree();
+    const big = join(root, 'a', 'b', 'three.txt');
+    const copy = join(root, 'copy.txt');
+    writeFileSync(copy, 'x'.repeat(9 * 1024 * 1024));
+    const [a, b] = await digestFilesInside(root, [big, copy]);
+    expect(a).toBe(b);
+  });
+
+  it('reads nothing through a link or outside the root: those have no digest', async () => {
+    const root = tree();
+    const outside = mkdtempSync(join(tmpdir(), 'sp-tree-outside-'));
+    made.push(outside);
+    writeFileSync(join(outside, 'secret.jsonl'), 'secret');
+    symlinkSync(join(outside, 'secret.jsonl'), join(root, 'linked.jsonl'));
+    symlinkSync(outside, join(root, 'linked-folder'));
+    const digests = await digestFilesInside(root, [join(root, 'linked.jsonl'), join(root, 'linked-folder', 'secret.jsonl'), join(outside, 'secret.jsonl'), join(root, 'one.jsonl')]);
+    expect(digests.slice(0, 3)).toEqual([undefined, undefined, undefined]);
+    expect(digests[3]).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('takes files named below a linked name of the root (where the user keeps the source is their choice)', async () => {
+    const root = tree();
+    const named = `${root}-named`;
+    symlinkSync(root, named);
+    made.push(named);
+    const [viaName] = await digestFilesInside(named, [join(named, 'one.jsonl')]);
+    const [direct] = await digestFilesInside(root, [join(root, 'one.jsonl')]);
+    expect(viaName).toBeDefined();
+    expect(viaName).toBe(direct);
   });
 });
