@@ -12,6 +12,7 @@ import type { OutputLedger } from '../lib/fs/output-ledger.js';
 import { copyTree, isLinkedTree, mapLimit } from '../lib/fs/parallel.js';
 import { INTERFACE_LABELS } from '../lib/render/interface-labels.js';
 import { bundleDir, SEARCH_MANIFEST, type SearchManifest } from '../lib/search/manifest.js';
+import { searchDigest } from '../lib/search/page-digest.js';
 import { fragmentDates, oversizedSessions, SEARCH_BODY_ATTR, shardCount, shardOf } from '../lib/search/shards.js';
 
 export interface PagefindIntegrationOptions {
@@ -34,7 +35,7 @@ interface SearchPage {
 }
 
 /** Bumped when what a cached shard holds changes, so older cache entries are not reused. */
-const SHARD_FORMAT = 2;
+const SHARD_FORMAT = 3;
 
 /**
  * Only the marked content of each page is indexed; chrome and abandoned
@@ -168,16 +169,19 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
 
 /**
  * Of the given pages, those pagefind would index (with `data-pagefind-body`),
- * with their sizes and content digests, in path order. Every page is read: a
+ * with their sizes and search digests, in path order. Every page is read: a
  * page is known by what it holds, never by its modification time, so a page
  * rewritten with the same size in the same instant is still indexed again.
+ * The digest leaves out the parts pagefind never indexes that change as a
+ * session grows (src/lib/search/page-digest.ts): an append to a long session
+ * re-indexes the shards of the pages it added to, not of all its pages.
  */
 async function searchablePages(outDir: string, html: string[]): Promise<SearchPage[]> {
   const files = [...new Set(html)].sort();
   const pages = await mapLimit(files, 16, async (path): Promise<SearchPage | undefined> => {
     const buf = await readFile(path);
     if (!buf.includes(SEARCH_BODY_ATTR)) return undefined;
-    return { path, rel: relative(outDir, path).split(sep).join('/'), bytes: buf.length, sha: createHash('sha256').update(buf).digest('hex') };
+    return { path, rel: relative(outDir, path).split(sep).join('/'), bytes: buf.length, sha: searchDigest(buf) };
   });
   return pages.filter((p): p is SearchPage => !!p);
 }

@@ -8,6 +8,7 @@ import { DIAGNOSTIC_CODES, SKIP_CODES } from '../../src/lib/diagnostics.js';
 import { assignSiblingAgents, openSession } from '../../src/lib/build/open-session.js';
 import { buildSite, listFiles, problemLines, readAllText, type BuildRun } from '../helpers/build.js';
 import { corpusRoot, repoRoot } from '../helpers/shared.js';
+import { EXCLUDE_SELECTORS } from '../../src/integrations/pagefind.js';
 
 /**
  * The whole real corpus, built as a user would build ~/.claude/projects, then again with nothing changed:
@@ -149,6 +150,34 @@ describe('site built from the real corpus', () => {
     const after = new Map(listFiles(out).map((f) => [f, readFileSync(f, 'latin1')]));
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
     expect([...after].filter(([f, text]) => before.get(f) !== text).map(([f]) => f)).toEqual([]);
+  });
+
+  it('marks as unindexed only what pagefind never reads (the head, skipped elements, no filter or meta inside)', () => {
+    const skippedBySearch = [...EXCLUDE_SELECTORS, '[data-pagefind-ignore="all"]'].join(', ');
+    const pagefindAttrs = '[data-pagefind-filter], [data-pagefind-meta], [data-pagefind-sort], [data-pagefind-body], [data-pagefind-weight]';
+    const kinds = new Set<string>();
+    let parts = 0;
+    for (const file of listFiles(join(out, 'sessions')).filter((f) => f.endsWith('.html'))) {
+      const { document } = new JSDOM(readFileSync(file, 'utf8')).window;
+      const walker = document.createTreeWalker(document, 128 /* NodeFilter.SHOW_COMMENT */);
+      for (let c = walker.nextNode(); c; c = walker.nextNode()) {
+        if ((c as Comment).data !== 'sp:unindexed') continue;
+        parts++;
+        for (let n = c.nextSibling; n && !(n.nodeType === 8 && (n as Comment).data === '/sp:unindexed'); n = n.nextSibling) {
+          const el = n.nodeType === 1 ? (n as Element) : n.parentElement!;
+          const where = `${file.slice(out.length)}: ${(el.outerHTML ?? '').slice(0, 120)}`;
+          if (n.nodeType === 1) {
+            expect(el.matches(pagefindAttrs) || el.querySelector(pagefindAttrs) !== null, where).toBe(false);
+            kinds.add(el.tagName.toLowerCase());
+          }
+          // In the head, outside the indexed body, or inside an element the index skips.
+          expect(!!el.closest('head') || !el.closest('[data-pagefind-body]') || !!el.closest(skippedBySearch), where).toBe(true);
+        }
+      }
+    }
+    expect(parts).toBeGreaterThan(100);
+    // The head's descriptions, the facts' running totals, the overview and the pager at least.
+    for (const kind of ['meta', 'div', 'nav']) expect(kinds, kind).toContain(kind);
   });
 
   it('keeps every session page under 400,000 bytes of HTML and 8,000 elements (issue 12)', () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,12 +14,17 @@ import { buildSite, listFiles } from '../helpers/build.js';
  */
 const work = mkdtempSync(join(tmpdir(), 'sp-large-'));
 const out = join(work, 'dist');
+// Small search shards, so the session's pages are spread over all 16 of them, as a long session's are on a
+// real site (and their number does not change as the session grows: that would index everything again).
+const config = join(work, 'sessionpress.config.json');
+writeFileSync(config, JSON.stringify({ search: { shardSizeMB: 0.1 } }));
+const env = { SESSIONPRESS_SOURCE: join(work, 'src'), SESSIONPRESS_CONFIG: config };
 let pages: Map<string, string>;
 let log = '';
 
 beforeAll(async () => {
   await makeLargeSession(join(work, 'src'), 10e6);
-  const run = await buildSite(out, { SESSIONPRESS_SOURCE: join(work, 'src') });
+  const run = await buildSite(out, env);
   log = run.log;
   expect(run.code, run.log.slice(-3000)).toBe(0);
   pages = new Map(
@@ -77,16 +82,31 @@ describe('a long session, built', () => {
     const before = pages.size;
     // The generator is deterministic: a larger target writes the same lines, then more.
     await makeLargeSession(join(work, 'src'), 11e6);
-    const grown = await buildSite(out, { SESSIONPRESS_SOURCE: join(work, 'src') });
+    const grown = await buildSite(out, env);
     expect(grown.code, grown.log.slice(-3000)).toBe(0);
     const reused = Number(/(\d+) unchanged pages? of changed sessions reused/.exec(grown.log.replace(/\x1b\[[0-9;]*m/g, ''))?.[1] ?? 0);
     // Every page but the last, which took the new lines.
     expect(reused).toBe(before - 1);
     const clean = join(work, 'clean');
-    const fresh = await buildSite(clean, { SESSIONPRESS_SOURCE: join(work, 'src') });
+    const fresh = await buildSite(clean, env);
     expect(fresh.code, fresh.log.slice(-3000)).toBe(0);
     const files = listFiles(join(clean, 'sessions')).filter((f) => f.endsWith('.html'));
     expect(files.length).toBeGreaterThan(before);
     for (const f of files) expect(readFileSync(join(out, f.slice(clean.length)), 'utf8'), f).toBe(readFileSync(f, 'utf8'));
+
+    // Search: every page's header and pager changed (counts, "page 7 of 12"), but pagefind never reads
+    // those, so only the shards of the pages that took new lines are indexed again...
+    const plain = grown.log.replace(/\x1b\[[0-9;]*m/g, '');
+    const search = /indexed (\d+) of (\d+) pages in [\d.]+s: (\d+) of (\d+) shards rebuilt/.exec(plain);
+    expect(search, plain.slice(-3000)).not.toBeNull();
+    const [indexed, all, rebuilt, shards] = search!.slice(1).map(Number);
+    const added = files.length - before;
+    expect(shards, plain.slice(-2000)).toBeGreaterThan(8);
+    expect(rebuilt).toBeLessThanOrEqual(added + 1);
+    expect(indexed).toBeLessThan(all / 2);
+    // ...and the index it leaves is byte for byte the one a clean build makes.
+    const bundle = (root: string) => listFiles(join(root, '_sessionpress')).filter((f) => /[\\/]pagefind(-\d+)?[\\/]/.test(f)).map((f) => f.slice(root.length));
+    expect(bundle(out).sort()).toEqual(bundle(clean).sort());
+    for (const f of bundle(clean)) expect(readFileSync(join(out, f)).equals(readFileSync(join(clean, f))), f).toBe(true);
   }, 900_000);
 });
