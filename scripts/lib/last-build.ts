@@ -1,5 +1,6 @@
 /**
- * A rebuild with nothing changed, in about a second instead of Astro's own
+ * A rebuild with nothing changed, in about a second (reading and hashing the
+ * bench corpus and its site, 430 MB in 6,500 files) instead of Astro's own
  * start-up and bundling (~5 s even when every page is reused): the template's
  * `npm run build` and `sessionpress build` keep, beside the cache, what the
  * last successful build read (its inputs' digest, computed by the
