@@ -60,11 +60,22 @@ function caseChangeRate(s: string): number {
   return letters > 1 ? changes / (letters - 1) : 0;
 }
 
-/** Share of characters in runs of four or more lower-case letters: words (`HuggingFace`, `Smol`) have many, random tokens few. */
+/**
+ * Share of characters in word-like runs of four or more lower-case letters:
+ * words (`HuggingFace`, `components`) have many, random tokens few. A run
+ * counts only when it reads like a word: about a third vowels or more and no
+ * four consonants in a row. Counting every run called one random 40-character
+ * token in 60 a word (`…ktuzQ…intdyfqb…`) and let it through.
+ */
 function wordShare(s: string): number {
   let inWords = 0;
-  for (const m of s.matchAll(/[a-z]{4,}/g)) inWords += m[0].length;
+  for (const m of s.matchAll(/[a-z]{4,}/g)) if (wordLike(m[0])) inWords += m[0].length;
   return inWords / s.length;
+}
+
+function wordLike(run: string): boolean {
+  const vowels = run.match(/[aeiouy]/g)?.length ?? 0;
+  return vowels / run.length >= 0.3 && !/[^aeiouy]{4}/.test(run);
 }
 
 /** Share of characters that are digits. */
