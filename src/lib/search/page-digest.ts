@@ -49,17 +49,3 @@ export function searchDigest(page: Uint8Array): string {
   hash.update(bytes.subarray(at));
   return hash.digest('hex');
 }
-
-/** The marked parts of a page (for tests and checks: each must be something pagefind never indexes). */
-export function unindexedParts(page: string): string[] {
-  const parts: string[] = [];
-  let at = 0;
-  for (;;) {
-    const open = page.indexOf(UNINDEXED_OPEN, at);
-    if (open < 0) return parts;
-    const close = page.indexOf(UNINDEXED_CLOSE, open + UNINDEXED_OPEN.length);
-    if (close < 0) return parts;
-    parts.push(page.slice(open + UNINDEXED_OPEN.length, close));
-    at = close + UNINDEXED_CLOSE.length;
-  }
-}

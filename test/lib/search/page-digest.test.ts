@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { searchDigest, UNINDEXED_CLOSE, UNINDEXED_OPEN, unindexedParts } from '../../../src/lib/search/page-digest.js';
+import { searchDigest, UNINDEXED_CLOSE, UNINDEXED_OPEN } from '../../../src/lib/search/page-digest.js';
 
 const mark = (inner: string) => `${UNINDEXED_OPEN}${inner}${UNINDEXED_CLOSE}`;
 const page = (counts: string, pager: string, text = '<p>the conversation</p>') =>
@@ -41,11 +41,5 @@ describe('searchDigest', () => {
     const big = Buffer.from(`xxxx${html}yyyy`);
     const view = new Uint8Array(big.buffer, big.byteOffset + 4, Buffer.byteLength(html));
     expect(searchDigest(view)).toBe(digest(html));
-  });
-});
-
-describe('unindexedParts', () => {
-  it('lists each marked part in order, and nothing of an unclosed one', () => {
-    expect(unindexedParts(`${mark('a')}<p>b</p>${mark('c')}${UNINDEXED_OPEN}d`)).toEqual(['a', 'c']);
   });
 });
