@@ -27,7 +27,7 @@ export interface BuildDeps {
   build?: (config: AstroInlineConfig) => Promise<void>;
 }
 
-/** Runs the build; returns the exit code (0 built, 1 the build or the config failed, 2 usage error). */
+/** Runs the build; returns the exit code (0 built, 1 the build or the config failed or the source holds no session, 2 usage error). */
 export async function main(argv: string[], deps: BuildDeps = {}): Promise<number> {
   const out = deps.out ?? ((line: string) => console.log(line));
   const cli = parseCommandLine(argv, { ...SITE_OPTIONS, force: { type: 'boolean' }, encrypt: { type: 'boolean' } }, USAGE, out, { max: 1 });
@@ -55,6 +55,12 @@ export async function main(argv: string[], deps: BuildDeps = {}): Promise<number
       // Checked before anything is built: the integration would stop the build later with the same line.
       if (project.config.encrypt && !process.env[PASSWORD_VARIABLE]) {
         out(NO_PASSWORD);
+        return 1;
+      }
+      // A folder with no session (often ~/.claude given for ~/.claude/projects) would build an empty site: say so instead.
+      const { discoverSources, noSessionsMessage } = await import('../src/lib/discover.js');
+      if (!(await discoverSources(project.config.sourceDir)).sessions.length) {
+        out(await noSessionsMessage(project.config.sourceDir));
         return 1;
       }
       site = { outDir: project.outDir, sourceDir: project.config.sourceDir, encrypt: project.config.encrypt };

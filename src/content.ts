@@ -10,6 +10,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { glob, type Loader } from 'astro/loaders';
 import { z } from 'astro/zod';
 import config from 'virtual:sessionpress/config';
+import { keepCollectionKnown } from './loaders/empty-collection.js';
 import { sessionsLoader } from './loaders/sessions-loader.js';
 import { sessionEntrySchema } from './schemas/session.js';
 
@@ -34,9 +35,6 @@ export function notesCollection(options: { exclude?: string[] } = {}) {
   return defineCollection({ loader: notesLoader(config.notesDir, options.exclude ?? []), schema: noteSchema });
 }
 
-/** A placeholder id set and deleted again at once (see `notesLoader`). */
-const NO_NOTES = '__sessionpress-no-notes__';
-
 /**
  * The glob loader for the notes folder, except when there is no note: then the
  * collection is left existing but empty, so a site without notes builds
@@ -51,9 +49,7 @@ function notesLoader(dir: string | undefined, exclude: string[]): Loader {
     async load(context) {
       if (dir && hasNotes(dir, exclude)) return glob({ pattern, base: dir }).load(context);
       context.store.clear();
-      // Setting then deleting an entry leaves the collection known to the store, and empty.
-      context.store.set({ id: NO_NOTES, data: {} });
-      context.store.delete(NO_NOTES);
+      keepCollectionKnown(context.store);
       context.logger.info(dir ? `no notes (add Markdown or MDX files to ${dir} to publish some)` : 'no notes folder (the `notes` option of sessionpress())');
     },
   };

@@ -116,6 +116,34 @@ export async function discoverSources(root: string): Promise<SourceLayout> {
   return { root, sessions, agentPaths, problems };
 }
 
+/**
+ * The one line for a source folder that holds no session file: the layout
+ * expected and, when a folder below holds sessions (`~/.claude` given for
+ * `~/.claude/projects`, or a home folder), that folder and how many. Only
+ * real folders inside `root` are looked into: no link is followed.
+ */
+export async function noSessionsMessage(root: string): Promise<string> {
+  const line = `No Claude Code session files in ${root}: expected <project folder>/<session id>.jsonl, as in ~/.claude/projects`;
+  for (const below of [['projects'], ['.claude', 'projects']]) {
+    const candidate = join(root, ...below);
+    if (!(await realFoldersAlong(root, below))) continue;
+    const { sessions } = await discoverSources(candidate).catch(() => ({ sessions: [] }));
+    if (sessions.length) return `${line}. ${candidate} holds ${sessions.length} session${sessions.length === 1 ? '' : 's'}: give that folder instead.`;
+  }
+  return `${line}.`;
+}
+
+/** Whether each folder along `segments` below `root` is a real folder (not a link, not a file). */
+async function realFoldersAlong(root: string, segments: string[]): Promise<boolean> {
+  let dir = root;
+  for (const segment of segments) {
+    dir = join(dir, segment);
+    const st = await lstat(dir).catch(() => undefined);
+    if (!st?.isDirectory()) return false;
+  }
+  return true;
+}
+
 /** The entries of a folder that are real files and folders; each symbolic link among them becomes a problem. */
 function keepReal(root: string, dir: string, entries: Dirent[], problems: Diagnostic[]): Dirent[] {
   const out: Dirent[] = [];

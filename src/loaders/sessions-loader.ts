@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { SKIP_CODES, type Diagnostic } from '../lib/diagnostics.js';
-import { discoverSources, realPathOf, toPosix, type SessionSource, type SourceLayout } from '../lib/discover.js';
+import { discoverSources, noSessionsMessage, realPathOf, toPosix, type SessionSource, type SourceLayout } from '../lib/discover.js';
 import { digestFilesInside } from '../lib/fs/tree-digest.js';
 import { countBadLines, digestInputs, sideFilesOf, type SessionEntryData } from '../lib/build/entry-data.js';
 import { pipelineFingerprint } from '../lib/build/fingerprint.js';
@@ -16,6 +16,7 @@ import type { RenderSessionOptions } from '../lib/build/render-session.js';
 import { createSessionPool } from '../lib/build/worker-pool.js';
 import { entryIdOf } from '../lib/site/slug.js';
 import { assetUrl, pagesBase } from '../lib/site/urls.js';
+import { keepCollectionKnown } from './empty-collection.js';
 import type { SessionpressConfig } from '../schemas/config.js';
 
 /**
@@ -105,11 +106,14 @@ async function syncSessions(context: LoaderContext, config: SessionpressConfig):
   await storeResults(context, plan, results, reporter);
   for (const id of plan.untouched) context.store.delete(id);
   totals.removed = plan.untouched.size;
+  // No session at all: one line says why (and which folder was probably meant), not Astro once per page.
+  if (!plan.layout.sessions.length) keepCollectionKnown(context.store);
   context.meta.set('skipped', JSON.stringify(plan.skippedNow));
   await createRenderCache(cacheDir).prune(plan.keep);
   await reportAgentsWithoutSession(context, config, plan, reporter);
   const secs = ((performance.now() - started) / 1000).toFixed(1);
   await reporter.finish(context.logger, secs, problemsFilePath(cacheDir));
+  if (!plan.layout.sessions.length) context.logger.warn(await noSessionsMessage(config.sourceDir));
 }
 
 /** Where the last build's agent files without a session are remembered, redacted, with a digest of their paths. */

@@ -14,6 +14,9 @@ describe('a site with nothing to search', () => {
     try {
       const run = await buildSite(out, { SESSIONPRESS_SOURCE: mkdtempSync(join(root, 'src-')), SESSIONPRESS_NOTES: mkdtempSync(join(root, 'notes-')) });
       expect(run.code, run.log.slice(-2000)).toBe(0);
+      // One line says the folder holds no session; Astro does not warn once per page that the collection is empty.
+      expect(run.log.match(/No Claude Code session files in /g)).toHaveLength(1);
+      expect(run.log).not.toMatch(/does not exist or is empty/);
       expect(JSON.parse(readFileSync(join(out, '_sessionpress', 'pagefind', 'sessionpress-search.json'), 'utf8')).pages).toBe(0);
       const server = await serveStatic(out);
       const browser = await launchBrowser();

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { realPathOf } from '../../src/lib/discover.js';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { noSessionsMessage, realPathOf } from '../../src/lib/discover.js';
 
 describe('realPathOf', () => {
   const candidates = [
@@ -22,5 +25,45 @@ describe('realPathOf', () => {
   it('never lets a placeholder span folders or treats dots in names as wildcards', () => {
     expect(realPathOf('[REDACTED:username]/agent-a1.jsonl', () => candidates)).toBe('[REDACTED:username]/agent-a1.jsonl');
     expect(realPathOf('-Users-[REDACTED:username]-workspace-app/agent-388fb764xjsonl', () => candidates)).toBe('-Users-[REDACTED:username]-workspace-app/agent-388fb764xjsonl');
+  });
+});
+
+describe('noSessionsMessage', () => {
+  const work = mkdtempSync(join(tmpdir(), 'sp-no-sessions-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  /** A folder laid out like ~/.claude/projects, with `n` sessions of one project under `dir`. */
+  const projects = (dir: string, n: number) => {
+    mkdirSync(join(dir, '-home-ada-app'), { recursive: true });
+    for (let i = 0; i < n; i++) writeFileSync(join(dir, '-home-ada-app', `s${i}.jsonl`), '{"type":"user"}\n');
+  };
+
+  it('names the layout expected, and no folder when none below holds a session', async () => {
+    const empty = join(work, 'empty');
+    mkdirSync(join(empty, 'projects', 'nothing-here'), { recursive: true });
+    const line = await noSessionsMessage(empty);
+    expect(line).toContain(`No Claude Code session files in ${empty}`);
+    expect(line).toContain('<project folder>/<session id>.jsonl');
+    expect(line).not.toMatch(/give that folder/);
+  });
+
+  it('points at ~/.claude/projects when ~/.claude or the home folder is given', async () => {
+    const claude = join(work, 'claude');
+    projects(join(claude, 'projects'), 2);
+    expect(await noSessionsMessage(claude)).toMatch(new RegExp(`${join(claude, 'projects')} holds 2 sessions: give that folder instead\\.$`));
+    const home = join(work, 'home');
+    projects(join(home, '.claude', 'projects'), 1);
+    expect(await noSessionsMessage(home)).toMatch(new RegExp(`${join(home, '.claude', 'projects')} holds 1 session: give that folder instead\\.$`));
+  });
+
+  it('never follows a link to a folder of sessions elsewhere', async () => {
+    const elsewhere = join(work, 'elsewhere');
+    projects(elsewhere, 3);
+    const linked = join(work, 'linked');
+    mkdirSync(linked);
+    symlinkSync(elsewhere, join(linked, 'projects'));
+    const viaClaude = join(work, 'via-claude');
+    mkdirSync(viaClaude);
+    symlinkSync(join(work, 'claude'), join(viaClaude, '.claude'));
+    for (const root of [linked, viaClaude]) expect(await noSessionsMessage(root)).not.toMatch(/holds/);
   });
 });

@@ -112,6 +112,18 @@ describe('npx sessionpress build, from the packed package', () => {
     expect(listFiles(site).sort()).toEqual(pages);
   });
 
+  it('stops with one line naming the folder meant when given ~/.claude instead of ~/.claude/projects, and builds nothing', async () => {
+    // A folder laid out like ~/.claude: the sessions are one level below, in projects/.
+    const claude = join(work, 'dot-claude');
+    cpSync(join(corpusRoot, project), join(claude, 'projects', project), { recursive: true });
+    const r = await npx('build', claude, '--out', 'wrong-site');
+    expect(r.code, r.out.slice(-2000)).toBe(1);
+    expect(r.out.trim().split('\n')).toHaveLength(1);
+    expect(r.out).toContain(`No Claude Code session files in ${claude}`);
+    expect(r.out).toMatch(new RegExp(`${join(claude, 'projects')} holds \\d+ sessions?: give that folder instead`));
+    expect(existsSync(join(app, 'wrong-site'))).toBe(false);
+  });
+
   it('writes nothing into the installed package: its cache is in the current folder', () => {
     expect(packageListing(installed)).toEqual(before);
     expect(existsSync(join(app, '.sessionpress-cache'))).toBe(true);
