@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parseCommandLine } from './lib/cli.js';
-import { discoverSources, toPosix, type SessionSource } from '../src/lib/discover.js';
+import { discoverSources, noSessionsMessage, toPosix, type SessionSource } from '../src/lib/discover.js';
 import { scanDist } from './lib/import/scan-dist.js';
 import { auditEncryptedSite } from './lib/audit-encrypted.js';
 import { folderUsernames, importSession } from './lib/import/import-session.js';
@@ -33,7 +33,7 @@ export interface AuditDeps {
   redaction?: RedactionOptions;
 }
 
-/** Runs the audit; returns the exit code (0 clean, 1 strict scan found something, 2 usage error). */
+/** Runs the audit; returns the exit code (0 clean, 1 strict scan found something, 2 usage error or a source given that holds no session). */
 export async function main(argv: string[], deps: AuditDeps = {}): Promise<number> {
   const out = deps.out ?? ((line: string) => console.log(line));
   const cli = parseCommandLine(argv, { strict: { type: 'boolean' }, dist: { type: 'string' }, config: { type: 'string' }, cache: { type: 'string' } }, USAGE, out, { max: 1 });
@@ -49,8 +49,13 @@ export async function main(argv: string[], deps: AuditDeps = {}): Promise<number
 
   const root = resolve(positionals[0] ?? 'content/sessions');
   let sourceFindings = 0;
-  if (existsSync(root)) sourceFindings = await auditSources(root, redaction, out);
-  else if (positionals[0]) {
+  if (existsSync(root)) {
+    const found = await auditSources(root, redaction, out);
+    // A folder given by name that holds no session (~/.claude for ~/.claude/projects) audited nothing: not
+    // "clean". With --strict the built site is what is judged, so the audit goes on to it.
+    if (found === undefined && positionals[0] && !values.strict) return 2;
+    sourceFindings = found ?? 0;
+  } else if (positionals[0]) {
     out(`source folder ${root} does not exist`);
     return 2;
   } else out(`no sessions to audit (${root} does not exist)`);
@@ -83,10 +88,15 @@ export async function main(argv: string[], deps: AuditDeps = {}): Promise<number
  * code, as a dry run: the same entries left out, the same usernames per
  * project folder, one redactor for the run), so both count the same findings
  * for the same file. Prints, per rule, where the first finding is and what it
- * becomes, never the finding itself.
+ * becomes, never the finding itself. Returns the number of findings, or
+ * undefined (said in one line) when the folder holds no session.
  */
-async function auditSources(root: string, redaction: RedactionOptions, out: (line: string) => void): Promise<number> {
+async function auditSources(root: string, redaction: RedactionOptions, out: (line: string) => void): Promise<number | undefined> {
   const layout = await discoverSources(root);
+  if (!layout.sessions.length) {
+    out(await noSessionsMessage(root));
+    return undefined;
+  }
   const owners = await assignSiblingAgents(layout);
   const usernamesByFolder = await folderUsernames(layout.sessions);
   const totals = new Map<string, number>();

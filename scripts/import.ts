@@ -11,7 +11,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseCommandLine } from './lib/cli.js';
 import { formatDiagnostic, type Diagnostic } from '../src/lib/diagnostics.js';
-import { discoverSources, type SessionSource } from '../src/lib/discover.js';
+import { discoverSources, noSessionsMessage, type SessionSource } from '../src/lib/discover.js';
 import { folderUsernames, importSession, type ImportSessionResult } from './lib/import/import-session.js';
 import { parseDateBound, selectSessions, transcriptSpans } from './lib/import/select.js';
 import { quickTitle } from './lib/import/title.js';
@@ -110,7 +110,9 @@ export async function main(argv: string[], deps: ImportDeps = {}): Promise<numbe
     chosen = picked;
   }
   if (!chosen.length) {
-    out(idArg ? `"${idArg}" is not a folder, and no session id in ${root} starts with it` : `no session in ${root} matches`);
+    // A folder with no session at all is said as such (and the folder probably meant named), not as "no match".
+    if (!layout.sessions.length) out(await noSessionsMessage(root));
+    else out(idArg ? `"${idArg}" is not a folder, and no session id in ${root} starts with it` : `no session in ${root} matches`);
     return 1;
   }
 

@@ -70,6 +70,17 @@ describe('scripts/audit.ts', () => {
     expect(page.output).toMatch(/page\.html\s+password/);
   });
 
+  it('says a folder with no session audited nothing, naming the folder below that holds them, and does not call it clean', async () => {
+    const claude = join(work, 'dot-claude');
+    mkdirSync(join(claude, 'projects', '-home-ada-app'), { recursive: true });
+    writeFileSync(join(claude, 'projects', '-home-ada-app', 's1.jsonl'), '{"type":"user","message":{"role":"user","content":"hi"}}\n');
+    const r = await run([claude]);
+    expect(r.code).toBe(2);
+    expect(r.output).toContain(`No Claude Code session files in ${claude}`);
+    expect(r.output).toContain(`${join(claude, 'projects')} holds 1 session: give that folder instead`);
+    expect(r.output).not.toMatch(/clean/);
+  });
+
   it('--strict without a built site is a usage error', async () => {
     expect((await run(['--strict', '--dist', join(work, 'missing')])).code).toBe(2);
   });

@@ -201,6 +201,12 @@ describe('scripts/import.ts: a positional argument and dates, as a new user type
     const none = await run([fixturesProjects, '--dry-run', '--since', after]);
     expect(none.code).toBe(1);
     expect(none.output).toMatch(/no session in .* matches/);
+    // A folder with no session at all is said as such, with the folder below that holds them.
+    const parent = join(fixturesProjects, '..');
+    const above = await run([parent, '--dry-run']);
+    expect(above.code).toBe(1);
+    expect(above.output).toContain(`No Claude Code session files in ${parent}`);
+    expect(above.output).toContain(`${fixturesProjects} holds`);
     // A cut between the sessions picks exactly those with a message after it.
     const sorted = [...last.values()].sort((a, b) => a - b);
     const mid = new Date(sorted[Math.floor(sorted.length / 2)]).toISOString();
