@@ -9,6 +9,7 @@ import { checkIntegrationOptions, ConfigError, loadConfig, type SessionpressConf
 import { createOutputLedger } from '../lib/fs/output-ledger.js';
 import { createSafeTarget } from '../lib/fs/safe-write.js';
 import { BUILD_FACTS_VARIABLE, siteInputs, type SiteInputs } from '../lib/build/site-inputs.js';
+import { prestartSessionPool } from '../lib/build/worker-pool.js';
 import { NO_PASSWORD, PASSWORD_VARIABLE } from '../lib/encrypt/site.js';
 import { encryptIntegration, plainDirOf } from './encrypt.js';
 import { lazyHighlightIntegration } from './lazy-highlight.js';
@@ -51,6 +52,8 @@ export function sessionpress(options: SessionpressOptions = {}): AstroIntegratio
         // SESSIONPRESS_CACHE_DIR (tests, the bench, the deploy workflow) moves everything a rebuild reuses.
         const cacheDir = process.env.SESSIONPRESS_CACHE_DIR ? resolve(root, process.env.SESSIONPRESS_CACHE_DIR) : fileURLToPath(config.cacheDir);
         site = { ...user, cacheDir, notesDir: notesDir ? resolve(root, notesDir) : undefined };
+        // The loader's first worker thread warms up while Astro starts (about a second it would wait otherwise).
+        if (command === 'build' || command === 'dev') prestartSessionPool(cacheDir);
         const routes = injectedRoutes(user.prefix, !!notesDir);
         for (const route of routes) injectRoute(route);
         // Shared by the integrations that write into the output folder; the out-dir keeper comes last, so

@@ -13,7 +13,7 @@ import { createProblemReport, listed, plural, printable } from '../lib/build/pro
 import { createProgress, isInteractive, isVerbose, PROGRESS_LABEL } from '../lib/build/progress.js';
 import { createRenderCache, problemsFilePath } from '../lib/build/render-cache.js';
 import type { RenderSessionOptions } from '../lib/build/render-session.js';
-import { createSessionPool } from '../lib/build/worker-pool.js';
+import { createSessionPool, releasePrestarted } from '../lib/build/worker-pool.js';
 import { entryIdOf } from '../lib/site/slug.js';
 import { assetUrl, pagesBase } from '../lib/site/urls.js';
 import { keepCollectionKnown } from './empty-collection.js';
@@ -220,6 +220,8 @@ async function runJobs(jobs: PlannedJob[], cacheDir: string, logger: LoaderConte
   // the reader, redaction, model and renderers for this thread (about 0.5 s less on a rebuild).
   const many = jobs.length > 1 && jobBytes > 4e6;
   const pool = jobs.length ? await createSessionPool(cacheDir, many ? undefined : 1) : undefined;
+  // The thread the integration started early is not needed when nothing changed.
+  if (!jobs.length) await releasePrestarted(cacheDir);
   if (jobs.length) logger.info(`processing ${jobs.length} session${jobs.length === 1 ? '' : 's'} (${(jobBytes / 1e6).toFixed(1)} MB)${pool && pool.size > 1 ? ` on ${pool.size} threads` : ''}`);
   // Only where no worker can start: imported on demand, so a rebuild with nothing to do loads none of it.
   const processInThisThread = pool || !jobs.length ? undefined : (await import('../lib/build/process-session.js')).processSession;

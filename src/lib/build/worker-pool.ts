@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
 import { Worker } from 'node:worker_threads';
@@ -27,39 +28,12 @@ export interface SessionPool {
  */
 export async function createSessionPool(cacheDir: string, size = Math.min(availableParallelism(), 4)): Promise<SessionPool | undefined> {
   if (size < 1) return undefined;
-  const entry = fileURLToPath(new URL('./session-worker.ts', import.meta.url));
-  if (!existsSync(entry)) return undefined;
-  const esbuild = await import('esbuild');
-  const bundled = await esbuild.build({
-    entryPoints: [entry],
-    write: false,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    // Node's own conditions only (esbuild adds `module` by default): the same files Node would load.
-    conditions: [],
-    plugins: [packagesByUrl()],
-    logLevel: 'error',
-  });
-  const code = bundled.outputFiles[0].contents;
-  // Named by its content: two builds of different trees sharing a cache folder never load each other's
-  // worker, and an unchanged worker is not written again.
-  const outfile = join(cacheDir, 'sessionpress-worker', `session-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
-  if (!existsSync(outfile)) {
-    await mkdir(dirname(outfile), { recursive: true });
-    // Written under a temporary name and renamed, so concurrent builds never load a half-written file.
-    const tmp = `${outfile}.${process.pid}.tmp`;
-    await writeFile(tmp, code);
-    await rename(tmp, outfile);
-    await removeOldWorkers(dirname(outfile));
-  } else {
-    // Marked as in use, so that another build's clean-up (below) leaves it.
-    const now = new Date();
-    await utimes(outfile, now, now).catch(() => undefined);
-  }
-
-  const workers = Array.from({ length: size }, () => new Worker(outfile));
+  // A thread the integration started while Astro was starting (prestartSessionPool) is taken first.
+  const early = await takePrestarted(cacheDir);
+  const outfile = early?.outfile ?? (await workerBundle(cacheDir));
+  if (!outfile) return undefined;
+  early?.worker.ref();
+  const workers = [...(early ? [early.worker] : []), ...Array.from({ length: size - (early ? 1 : 0) }, () => new Worker(outfile))];
   const idle = [...workers];
   const waiting: Array<() => void> = [];
   let nextId = 0;
@@ -96,6 +70,109 @@ export async function createSessionPool(cacheDir: string, size = Math.min(availa
       await Promise.all(workers.map((w) => w.terminate()));
     },
   };
+}
+
+/**
+ * The worker's bundle in the cache folder (written when its code changed), or
+ * undefined where no worker can start (the worker source is not beside this file).
+ */
+async function workerBundle(cacheDir: string): Promise<string | undefined> {
+  const entry = fileURLToPath(new URL('./session-worker.ts', import.meta.url));
+  if (!existsSync(entry)) return undefined;
+  // Required, not imported: the integration starts a thread from a module Vite's config runner loaded, and
+  // that runner is closed by then (a dynamic import through it fails). esbuild is CommonJS either way.
+  const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  const bundled = await esbuild.build({
+    entryPoints: [entry],
+    write: false,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    // Node's own conditions only (esbuild adds `module` by default): the same files Node would load.
+    conditions: [],
+    plugins: [packagesByUrl()],
+    logLevel: 'error',
+  });
+  const code = bundled.outputFiles[0].contents;
+  // Named by its content: two builds of different trees sharing a cache folder never load each other's
+  // worker, and an unchanged worker is not written again.
+  const outfile = join(cacheDir, 'sessionpress-worker', `session-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
+  if (!existsSync(outfile)) {
+    await mkdir(dirname(outfile), { recursive: true });
+    // Written under a temporary name and renamed, so concurrent builds never load a half-written file.
+    const tmp = `${outfile}.${process.pid}.tmp`;
+    await writeFile(tmp, code);
+    await rename(tmp, outfile);
+    await removeOldWorkers(dirname(outfile));
+  } else {
+    // Marked as in use, so that another build's clean-up (below) leaves it.
+    const now = new Date();
+    await utimes(outfile, now, now).catch(() => undefined);
+  }
+
+  return outfile;
+}
+
+/** Threads started ahead of the loader, by cache folder. */
+type Prestarted = Map<string, Promise<{ outfile: string; worker: Worker; exited: boolean } | undefined>>;
+
+/**
+ * On `globalThis`: the integration that starts a thread and the loader that
+ * takes it are separate instances of this module in one process (Node loads
+ * one, Vite's module runner the other).
+ */
+function prestarted(): Prestarted {
+  const key = Symbol.for('sessionpress.prestarted-workers');
+  const g = globalThis as typeof globalThis & { [key: symbol]: Prestarted | undefined };
+  return (g[key] ??= new Map());
+}
+
+/**
+ * Starts one worker thread for the sessions of `cacheDir` now, before the
+ * loader knows whether any session changed: loading the bundle, the
+ * highlighter and the redaction rules (worker-warm-up.ts) then overlaps
+ * Astro's own start (the integration calls this in `astro:config:setup`)
+ * instead of delaying the first session by about a second. The loader's
+ * `createSessionPool` takes it; `releasePrestarted` stops it when there is
+ * nothing to process. Until taken it does not keep the process alive.
+ */
+export function prestartSessionPool(cacheDir: string): void {
+  const started = prestarted();
+  const key = resolve(cacheDir);
+  if (started.has(key)) return;
+  started.set(
+    key,
+    workerBundle(cacheDir).then(
+      (outfile) => {
+        if (!outfile) return undefined;
+        const worker = new Worker(outfile);
+        worker.unref();
+        const early = { outfile, worker, exited: false };
+        // A thread that failed to start is not handed to the loader (which then starts its own); its error is not thrown here.
+        worker.on('error', () => undefined);
+        worker.once('exit', () => (early.exited = true));
+        return early;
+      },
+      () => undefined,
+    ),
+  );
+}
+
+/** The thread started early for `cacheDir`, once: undefined when none was. */
+async function takePrestarted(cacheDir: string): Promise<{ outfile: string; worker: Worker } | undefined> {
+  const started = prestarted();
+  // By the folder resolved: Astro hands the loader its cache folder with a trailing slash.
+  const key = resolve(cacheDir);
+  const early = await started.get(key);
+  started.delete(key);
+  return early && !early.exited ? early : undefined;
+}
+
+/** Stops the thread started early for `cacheDir` (the loader had nothing to process). */
+export async function releasePrestarted(cacheDir: string): Promise<void> {
+  const early = await takePrestarted(cacheDir);
+  await early?.worker.terminate();
 }
 
 /**

@@ -1,0 +1,104 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { discoverSources, type SessionSource } from '../../../src/lib/discover.js';
+import { assignSiblingAgents } from '../../../src/lib/build/sibling-agents.js';
+import { processSession, type SessionJob } from '../../../src/lib/build/process-session.js';
+import { createSessionPool, prestartSessionPool, releasePrestarted } from '../../../src/lib/build/worker-pool.js';
+import { loadConfig } from '../../../src/schemas/config.js';
+import { corpusRoot, repoRoot } from '../../helpers/shared.js';
+
+const work = mkdtempSync(join(tmpdir(), 'sp-worker-pool-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** The threads started early, as the pool keeps them (on globalThis: the integration and the loader are different module instances). */
+const startedEarly = () => (globalThis as unknown as Record<symbol, Map<string, unknown> | undefined>)[Symbol.for('sessionpress.prestarted-workers')] ?? new Map();
+
+const config = loadConfig(repoRoot, { SESSIONPRESS_SOURCE: corpusRoot });
+const layout = await discoverSources(corpusRoot);
+const owners = await assignSiblingAgents(layout);
+// A session with code in it, so that highlighting (which the warm-up touches) is part of what is compared.
+const source: SessionSource = layout.sessions.filter((s) => s.size > 50_000).sort((a, b) => a.size - b.size)[0];
+const job = (cacheDir: string): SessionJob => ({
+  source,
+  projectRoot: repoRoot,
+  cacheDir,
+  root: corpusRoot,
+  siblingAgents: owners.get(source.sessionId) ?? [],
+  cacheKey: 'k',
+  redaction: config.redaction,
+  render: { pageSize: config.pageSize, assetBase: '/a/', indexToolOutput: config.search.indexToolOutput, indexThinking: config.search.indexThinking },
+  renderSalt: 'salt',
+});
+/** Every file the render cache holds for a session, by name. */
+const rendered = (cacheDir: string) => {
+  const dir = join(cacheDir, 'sessionpress', 'k');
+  return Object.fromEntries(readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+};
+
+describe('worker threads started early', () => {
+  it('are taken by the loader\'s pool (its cache folder named with or without a trailing slash) and render exactly what a session rendered without a warm-up gives', async () => {
+    const early = join(work, 'early');
+    prestartSessionPool(early);
+    expect(startedEarly().size).toBe(1);
+    const pool = (await createSessionPool(`${early}/`, 1))!;
+    expect(startedEarly().size).toBe(0);
+    // In this thread, with no warm-up: what warming up did must change nothing a render gives.
+    const plain = join(work, 'plain');
+    try {
+      const a = await pool.run(job(early));
+      const b = await processSession(job(plain));
+      expect(a.ok && b.ok).toBe(true);
+      expect(JSON.stringify(a.ok && a.data)).toBe(JSON.stringify(b.ok && b.data));
+      expect(rendered(early)).toEqual(rendered(plain));
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it('are stopped when there is nothing to process, and a second start for the same folder starts nothing more', async () => {
+    const dir = join(work, 'idle');
+    prestartSessionPool(dir);
+    prestartSessionPool(dir);
+    expect(startedEarly().size).toBe(1);
+    await releasePrestarted(dir);
+    expect(startedEarly().size).toBe(0);
+    // Nothing left to release, nothing to take: the pool starts its own thread.
+    await releasePrestarted(dir);
+    const pool = (await createSessionPool(dir, 1))!;
+    try {
+      expect((await pool.run(job(dir))).ok).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it('never keep the process alive: a build that fails before its loader runs still exits', async () => {
+    // A file, not --eval: the thread inherits Node's flags, and --input-type would stop it at once.
+    const script = join(work, 'prestart-then-exit.mts');
+    writeFileSync(
+      script,
+      `import { prestartSessionPool } from ${JSON.stringify(join(repoRoot, 'src/lib/build/worker-pool.ts'))};
+prestartSessionPool(${JSON.stringify(join(work, 'exit'))});
+const early = globalThis[Symbol.for('sessionpress.prestarted-workers')];
+// Only once the thread is running does the script end: then only the thread could keep the process alive.
+// (A timer holds the process until then: an unreferenced thread alone would not, even while starting.)
+const hold = setInterval(() => {}, 1000);
+const started = await [...early.values()][0];
+await new Promise((resolve) => started.worker.once('online', resolve));
+clearInterval(hold);
+console.log('started');
+`,
+    );
+    // A process the thread keeps alive is killed (and the test fails) rather than left behind.
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], timeout: 45_000 });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, out).toBe(0);
+    expect(out).toContain('started');
+  }, 60_000);
+});
