@@ -164,8 +164,10 @@ async function takePrestarted(cacheDir: string): Promise<{ outfile: string; work
   const started = prestarted();
   // By the folder resolved: Astro hands the loader its cache folder with a trailing slash.
   const key = resolve(cacheDir);
-  const early = await started.get(key);
+  // Removed before waiting: two callers at once (a dev server's syncs) never both get the one thread.
+  const pending = started.get(key);
   started.delete(key);
+  const early = await pending;
   return early && !early.exited ? early : undefined;
 }
 
