@@ -4,7 +4,7 @@
 // machines do not need). On an older Node this file runs itself again on a Node 22: the `node` package
 // if one is installed beside it (the template pins it as a dev dependency), else one fetched once, on
 // demand, from the npm registry into the user's cache folder (saying so in one line), else it says in
-// one line what to install. The commands themselves are TypeScript, loaded through tsx (scripts/cli.ts).
+// one line what to install. The commands themselves are TypeScript (scripts/cli.ts), loaded by ./register-typescript.mjs.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -29,8 +29,7 @@ if (!newEnough(process.versions.node)) {
   }
   process.exit(run.status ?? 1);
 } else {
-  const { register } = await import('tsx/esm/api');
-  register();
+  await import('./register-typescript.mjs');
   const { main } = await import('../scripts/cli.ts');
   const code = await main(process.argv.slice(2));
   // undefined: a server (dev, preview) keeps the process running.

@@ -60,10 +60,12 @@ type Line = Record<string, unknown>;
 class Stream {
   lines: Line[] = [];
   last: string | null = null;
-  constructor(
-    readonly rec: SessionRecorder,
-    readonly agentId?: string,
-  ) {}
+  readonly rec: SessionRecorder;
+  readonly agentId?: string;
+  constructor(rec: SessionRecorder, agentId?: string) {
+    this.rec = rec;
+    this.agentId = agentId;
+  }
   push(entry: Line): string {
     const uuid = uid('');
     this.lines.push({ ...entry, uuid, parentUuid: this.last, timestamp: this.rec.tick(), cwd: this.rec.o.cwd, sessionId: this.rec.o.sessionId, version: '2.1.30', ...(this.agentId ? { isSidechain: true, agentId: this.agentId } : { isSidechain: false }) });
@@ -87,7 +89,9 @@ export class SessionRecorder {
   keepOriginal = true;
   /** Keep `structuredPatch` in Edit results. */
   keepPatch = true;
-  constructor(readonly o: Options) {
+  readonly o: Options;
+  constructor(o: Options) {
+    this.o = o;
     this.time = Date.parse(o.start);
     this.main = new Stream(this);
     this.current = this.main;

@@ -361,10 +361,12 @@ class SessionWriter {
   lines: string[] = [];
   private parent: string | null = null;
   private n = 0;
-  constructor(
-    readonly sessionId: string,
-    private readonly agentId?: string,
-  ) {}
+  readonly sessionId: string;
+  private readonly agentId?: string;
+  constructor(sessionId: string, agentId?: string) {
+    this.sessionId = sessionId;
+    this.agentId = agentId;
+  }
 
   private base(type: string): Record<string, unknown> {
     const uuid = randomUUID();

@@ -39,11 +39,10 @@ export interface IssueComment {
 /** A request GitHub answered with an error status. */
 export class GithubError extends Error {
   override name = 'GithubError';
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
+  readonly status: number;
+  constructor(message: string, status: number) {
     super(message);
+    this.status = status;
   }
 }
 

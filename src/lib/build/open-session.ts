@@ -396,14 +396,14 @@ export async function readHead(path: string, bytes: number): Promise<string> {
 /** A session id prefix that names no session, or more than one. */
 export class SessionLookupError extends Error {
   override name = 'SessionLookupError';
-  constructor(
-    message: string,
-    /** Why: no session has the prefix, several do, or the one that does has nothing to show. */
-    readonly kind: 'none' | 'ambiguous' | 'no-page',
-    /** How many sessions matched. */
-    readonly matches = 0,
-  ) {
+  /** Why: no session has the prefix, several do, or the one that does has nothing to show. */
+  readonly kind: 'none' | 'ambiguous' | 'no-page';
+  /** How many sessions matched. */
+  readonly matches: number;
+  constructor(message: string, kind: 'none' | 'ambiguous' | 'no-page', matches = 0) {
     super(message);
+    this.kind = kind;
+    this.matches = matches;
   }
 }
 

@@ -53,12 +53,11 @@ export async function realFolder(folder: string): Promise<string> {
 /** A path refused because reading or writing it would leave its root or follow a link. */
 export class UnsafePathError extends Error {
   override name = 'UnsafePathError';
-  constructor(
-    message: string,
-    /** The path as given. */
-    readonly path: string,
-  ) {
+  /** The path as given. */
+  readonly path: string;
+  constructor(message: string, path: string) {
     super(message);
+    this.path = path;
   }
 }
 

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSources, type SessionSource } from '../../../src/lib/discover.js';
 import { assignSiblingAgents } from '../../../src/lib/build/sibling-agents.js';
@@ -93,7 +94,7 @@ console.log('started');
 `,
     );
     // A process the thread keeps alive is killed (and the test fails) rather than left behind.
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], timeout: 45_000 });
+    const child = spawn(process.execPath, ['--import', pathToFileURL(join(repoRoot, 'bin/register-typescript.mjs')).href, script], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], timeout: 45_000 });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
