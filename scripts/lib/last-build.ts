@@ -12,12 +12,14 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { digestTree } from '../../src/lib/fs/tree-digest.js';
 import { createSafeTarget } from '../../src/lib/fs/safe-write.js';
-import { ALWAYS_BUILD_VARIABLE, BUILD_FACTS_VARIABLE, canSkip, siteInputs, type BuildFolders, type SiteInputs } from '../../src/lib/build/site-inputs.js';
+import { ALWAYS_BUILD_VARIABLE, BUILD_FACTS_VARIABLE, canSkip, siteInputs, SOURCE_DIGESTS_VARIABLE, sourceDigestsRecord, type BuildFolders, type SiteInputs } from '../../src/lib/build/site-inputs.js';
 
 const STAMP = 'sessionpress-last-build.json';
 /** Variables that never change what is built (the password is never kept, not even hashed: an encrypted site is always built). */
-const NOT_INPUTS = new Set(['SESSIONPRESS_PASSWORD', BUILD_FACTS_VARIABLE, ALWAYS_BUILD_VARIABLE, 'SESSIONPRESS_VERBOSE', 'SESSIONPRESS_REEXEC']);
+const NOT_INPUTS = new Set(['SESSIONPRESS_PASSWORD', BUILD_FACTS_VARIABLE, SOURCE_DIGESTS_VARIABLE, ALWAYS_BUILD_VARIABLE, 'SESSIONPRESS_VERBOSE', 'SESSIONPRESS_REEXEC']);
 const FACTS = 'sessionpress-build-facts.json';
+/** The source files' digests taken here, handed to the loader for the build that follows (then removed). */
+const SOURCE_DIGESTS = 'sessionpress-source-digests.json';
 
 /** What is kept of the last successful build. */
 interface LastBuild {
@@ -55,14 +57,16 @@ export async function buildUnlessUnchanged(options: BuildOnceOptions): Promise<{
   const { stampDir, args, always, out, env = process.env } = options;
   const stamp = join(stampDir, STAMP);
   const facts = join(stampDir, FACTS);
+  const sourceDigests = join(stampDir, SOURCE_DIGESTS);
   const alwaysBuild = always || env[ALWAYS_BUILD_VARIABLE] === '1';
   // The inputs as digested here, before the build starts: the integration takes them as they are when its folders are these.
   let digested: SiteInputs | undefined;
+  const fileDigests = new Map<string, string>();
   if (!alwaysBuild) {
     const started = performance.now();
     const last = await readJson<LastBuild>(stamp);
     if (last?.format === 1 && sameArgs(last.args, args) && last.cwd === process.cwd() && last.variables === variablesDigest(env) && canSkip(last.inputs.folders)) {
-      const now = await siteInputs(last.inputs.folders);
+      const now = await siteInputs(last.inputs.folders, fileDigests);
       digested = now;
       // The output is read only when the inputs are unchanged: a build that must run anyway does not wait for it.
       if (now.digest === last.inputs.digest && (await outputDigest(last.inputs.folders.outDir)) === last.outputs) {
@@ -78,8 +82,15 @@ export async function buildUnlessUnchanged(options: BuildOnceOptions): Promise<{
   const cache = createSafeTarget(stampDir);
   await cache.remove(stamp);
   await cache.remove(facts);
-  if (digested) await cache.writeFile(facts, JSON.stringify(digested));
-  const code = await options.build({ [BUILD_FACTS_VARIABLE]: facts });
+  await cache.remove(sourceDigests);
+  const buildEnv: Record<string, string> = { [BUILD_FACTS_VARIABLE]: facts };
+  if (digested) {
+    await cache.writeFile(facts, JSON.stringify(digested));
+    // A rebuild: every session file was just read to decide; the loader takes these digests instead of reading them again.
+    await cache.writeFile(sourceDigests, JSON.stringify(await sourceDigestsRecord(digested.folders.sourceDir, fileDigests)));
+    buildEnv[SOURCE_DIGESTS_VARIABLE] = sourceDigests;
+  }
+  const code = await options.build(buildEnv).finally(() => cache.remove(sourceDigests));
   if (code === 0) {
     const read = await readJson<SiteInputs>(facts);
     const outputs = read && canSkip(read.folders) ? await outputDigest(read.folders.outDir) : undefined;

@@ -6,6 +6,7 @@ import { SKIP_CODES, type Diagnostic } from '../lib/diagnostics.js';
 import { discoverSources, noSessionsMessage, realPathOf, toPosix, type SessionSource, type SourceLayout } from '../lib/discover.js';
 import { digestFilesInside } from '../lib/fs/tree-digest.js';
 import { countBadLines, digestInputs, sideFilesOf, type SessionEntryData } from '../lib/build/entry-data.js';
+import { readSourceDigests } from '../lib/build/site-inputs.js';
 import { pipelineFingerprint } from '../lib/build/fingerprint.js';
 import type { SessionJob, SessionJobResult } from '../lib/build/process-session.js';
 import { agentPathsOf, assignSiblingAgents } from '../lib/build/sibling-agents.js';
@@ -159,7 +160,8 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
   const layout = await discoverSources(root);
   const owners = await assignSiblingAgents(layout);
   // Sidecars and whole tool outputs change what a page shows too: they are part of the digest.
-  const fileDigests = await digestFiles([...layout.sessions.map((s) => s.path), ...layout.agentPaths, ...layout.sessions.flatMap(sideFilesOf)], root);
+  // On a rebuild the command that started it has just digested every file below the source: those digests are taken.
+  const fileDigests = await digestFiles([...layout.sessions.map((s) => s.path), ...layout.agentPaths, ...layout.sessions.flatMap(sideFilesOf)], root, await readSourceDigests(root));
   const render: RenderSessionOptions = {
     pageSize: config.pageSize,
     assetBase: assetUrl(pagesBase(context.config.base, config.prefix)),
@@ -204,8 +206,8 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
 }
 
 /** The content digest of each file (undefined where it cannot be read), by its path relative to the source root. */
-async function digestFiles(paths: string[], root: string): Promise<Map<string, string | undefined>> {
-  const digests = await digestFilesInside(root, paths);
+async function digestFiles(paths: string[], root: string, known?: { get(relPath: string): string | undefined }): Promise<Map<string, string | undefined>> {
+  const digests = await digestFilesInside(root, paths, known);
   return new Map(paths.map((p, i) => [toPosix(relative(root, p)), digests[i]]));
 }
 

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { digestTree } from '../fs/tree-digest.js';
-import { isWithin } from '../fs/safe-path.js';
+import { isWithin, realFolder } from '../fs/safe-path.js';
 
 /** The sessionpress package's own folder (this file is src/lib/build/site-inputs.ts). */
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -16,6 +16,12 @@ const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
  * the output's digest so that a rebuild with nothing changed need not start Astro.
  */
 export const BUILD_FACTS_VARIABLE = 'SESSIONPRESS_BUILD_FACTS';
+/**
+ * Where the command that starts a build leaves the content digest of every
+ * file below the source, taken to decide whether to build at all, so that the
+ * loader does not read them all again ({@link readSourceDigests}).
+ */
+export const SOURCE_DIGESTS_VARIABLE = 'SESSIONPRESS_SOURCE_DIGESTS';
 /** Set to 1: build even when nothing changed (what the caches hold is still reused). */
 export const ALWAYS_BUILD_VARIABLE = 'SESSIONPRESS_ALWAYS_BUILD';
 
@@ -61,13 +67,13 @@ export function canSkip(folders: BuildFolders): boolean {
  * before the integration runs.) Content, never modification times, decides: a file rewritten with
  * the same bytes is unchanged, a file changed within one clock tick is not.
  */
-export async function siteInputs(folders: BuildFolders): Promise<SiteInputs> {
+export async function siteInputs(folders: BuildFolders, sourceDigests?: Map<string, string>): Promise<SiteInputs> {
   const skipped = [folders.outDir, folders.cacheDir, folders.sourceDir].map((f) => resolve(f));
   const skip = (path: string, name: string) => name === 'node_modules' || name.startsWith('.') || skipped.includes(path);
   const roots = [...new Set([folders.root, PACKAGE_ROOT].map((r) => resolve(r)))];
   const extra = [folders.notesDir].filter((f): f is string => !!f && !roots.some((r) => isWithin(r, f)));
   const [source, ...others] = await Promise.all([
-    digestTree(folders.sourceDir),
+    digestTree(folders.sourceDir, { fileDigests: sourceDigests }),
     ...roots.map((r) => digestTree(r, { skip })),
     ...extra.map((f) => digestTree(f)),
   ]);
@@ -98,5 +104,49 @@ function versionOf(require: NodeJS.Require, name: string): string {
   } catch {
     // A package whose exports hide package.json, or one not installed (@astrojs/mdx beside the command line).
     return 'unknown';
+  }
+}
+
+/**
+ * What the file named by {@link SOURCE_DIGESTS_VARIABLE} holds. It sits in the
+ * cache folder while a build runs, so it names no path: project folders carry
+ * user names (`-home-alice-…`). Folder and files are known by digests of their paths.
+ */
+export interface SourceDigests {
+  format: 1;
+  /** sha-256 of the source folder's real path. */
+  source: string;
+  /** Each file's content digest, by {@link pathKey} of its path relative to the source. */
+  files: Record<string, string>;
+}
+
+/** The key of a path in {@link SourceDigests}: no name, only its digest. */
+function pathKey(path: string): string {
+  return createHash('sha256').update(path).digest('hex').slice(0, 32);
+}
+
+/** The record of {@link SOURCE_DIGESTS_VARIABLE} for the digests `siteInputs` took of `sourceDir` (by path relative to it, with `/`). */
+export async function sourceDigestsRecord(sourceDir: string, digests: ReadonlyMap<string, string>): Promise<SourceDigests> {
+  return { format: 1, source: pathKey(await realFolder(sourceDir)), files: Object.fromEntries([...digests].map(([path, digest]) => [pathKey(path), digest])) };
+}
+
+/**
+ * The digests the command that started this build took of the files below
+ * `sourceDir` just before it started, by path relative to `sourceDir` with `/`
+ * (undefined when it left none, or left them for another folder, or the file
+ * cannot be read). A file changed in between is no new risk: the loader's own
+ * digests were likewise taken before its workers read the files, and the next
+ * build digests it again.
+ */
+export async function readSourceDigests(sourceDir: string, env: NodeJS.ProcessEnv = process.env): Promise<{ get(path: string): string | undefined } | undefined> {
+  const file = env[SOURCE_DIGESTS_VARIABLE];
+  if (!file) return undefined;
+  try {
+    const record = JSON.parse(await readFile(file, 'utf8')) as SourceDigests;
+    if (record?.format !== 1 || record.source !== pathKey(await realFolder(sourceDir)) || typeof record.files !== 'object' || !record.files) return undefined;
+    const files = new Map(Object.entries(record.files).filter((e): e is [string, string] => typeof e[1] === 'string' && /^[0-9a-f]{64}$/.test(e[1])));
+    return { get: (path) => files.get(pathKey(path)) };
+  } catch {
+    return undefined;
   }
 }

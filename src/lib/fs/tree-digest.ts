@@ -17,6 +17,8 @@ export interface TreeDigest {
 export interface TreeDigestOptions {
   /** Folders (absolute) not to descend into, and names of folders never descended into anywhere (`node_modules`). */
   skip?: (path: string, name: string) => boolean;
+  /** Filled with each file's content digest (as {@link digestFileInside} gives it), by its path relative to the root, with `/`. */
+  fileDigests?: Map<string, string>;
 }
 
 /** Read in pieces of this size: a file of any size is hashed without being held whole. */
@@ -48,7 +50,7 @@ export async function digestTree(root: string, options: TreeDigestOptions = {}):
   if (top.isSymbolicLink()) return finish(['link .'], [], 1, undefined);
   // Walked from its real path (a folder above the root may be a link: that is the user's own choice of place).
   const real = await realFolder(root);
-  if (top.isFile()) return finish(['file .'], [real], 0, dirname(real));
+  if (top.isFile()) return finish(['file .'], [real], 0, dirname(real), options.fileDigests);
   const walk = (dir: string): void => {
     const list = readdirSync(dir, { withFileTypes: true });
     for (const e of list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
@@ -71,7 +73,7 @@ export async function digestTree(root: string, options: TreeDigestOptions = {}):
     }
   };
   walk(real);
-  return finish(entries, files, links, real);
+  return finish(entries, files, links, real, options.fileDigests);
 }
 
 /**
@@ -104,12 +106,22 @@ export function digestFileInside(realRoot: string, path: string, buffer: Buffer 
  * it changed, never its modification time: a checkout or a restored copy
  * gives unchanged files new times, and a file replaced within one clock tick
  * by another of the same size keeps its time.
+ *
+ * `known` holds digests taken just before, by {@link digestTree} of the same
+ * root (`fileDigests`), by path relative to the root: a file found there is
+ * not read again (the command that starts a build has just read them all to
+ * decide whether to build at all).
  */
-export async function digestFilesInside(root: string, paths: readonly string[]): Promise<Array<string | undefined>> {
+export async function digestFilesInside(root: string, paths: readonly string[], known?: { get(relPath: string): string | undefined }): Promise<Array<string | undefined>> {
   const realRoot = await realFolder(root);
   const buffer = Buffer.allocUnsafe(PIECE);
   const out: Array<string | undefined> = [];
   for (const [i, path] of paths.entries()) {
+    const given = known?.get(relative(resolve(root), resolve(path)).split(sep).join('/'));
+    if (given) {
+      out.push(given);
+      continue;
+    }
     try {
       // Named below the root as given (a linked name of it, say) or below its real path.
       const real = isWithin(realRoot, path) ? path : join(realRoot, relative(resolve(root), resolve(path)));
@@ -123,7 +135,7 @@ export async function digestFilesInside(root: string, paths: readonly string[]):
 }
 
 /** Hashes the listed files in the order of `entries` and combines the whole. */
-async function finish(entries: string[], files: string[], links: number, realRoot: string | undefined): Promise<TreeDigest> {
+async function finish(entries: string[], files: string[], links: number, realRoot: string | undefined, fileDigests?: Map<string, string>): Promise<TreeDigest> {
   const hash = createHash('sha256');
   const buffer = files.length ? Buffer.allocUnsafe(PIECE) : undefined;
   let bytes = 0;
@@ -132,6 +144,7 @@ async function finish(entries: string[], files: string[], links: number, realRoo
     hash.update(entry).update('\0');
     if (!entry.startsWith('file ')) continue;
     const one = digestFileInside(realRoot!, files[next++], buffer);
+    fileDigests?.set(entry.slice('file '.length), one.digest);
     bytes += one.bytes;
     hash.update(one.digest).update('\0');
     if (i % BATCH === BATCH - 1) await new Promise((done) => setImmediate(done));

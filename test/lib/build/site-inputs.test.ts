@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { canSkip, siteInputs, type BuildFolders } from '../../../src/lib/build/site-inputs.js';
+import { canSkip, readSourceDigests, siteInputs, SOURCE_DIGESTS_VARIABLE, sourceDigestsRecord, type BuildFolders } from '../../../src/lib/build/site-inputs.js';
 
 const work = mkdtempSync(join(tmpdir(), 'sp-site-inputs-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -54,5 +54,48 @@ describe('canSkip', () => {
     expect(canSkip(f)).toBe(true);
     expect(canSkip({ ...f, encrypt: true })).toBe(false);
     expect(canSkip({ ...f, repo: '/checkout' })).toBe(false);
+  });
+});
+
+describe('source digests handed to the loader', () => {
+  /** A source with a project folder named after a user, its digests written where SOURCE_DIGESTS_VARIABLE says. */
+  async function handed() {
+    const f = folders();
+    mkdirSync(join(f.sourceDir, '-home-alice-work'), { recursive: true });
+    writeFileSync(join(f.sourceDir, '-home-alice-work', 's.jsonl'), '{"type":"user"}\n');
+    const digests = new Map<string, string>();
+    await siteInputs(f, digests);
+    const file = join(f.cacheDir, 'digests.json');
+    writeFileSync(file, JSON.stringify(await sourceDigestsRecord(f.sourceDir, digests)));
+    return { f, digests, file, env: { [SOURCE_DIGESTS_VARIABLE]: file } };
+  }
+
+  it('are read back by path relative to the source, for that source only', async () => {
+    const { f, digests, env } = await handed();
+    expect(digests.size).toBe(2);
+    const known = await readSourceDigests(f.sourceDir, env);
+    for (const [rel, digest] of digests) expect(known?.get(rel)).toBe(digest);
+    expect(known?.get('-home-alice-work/other.jsonl')).toBeUndefined();
+    // Another source folder, no variable, or a file that is not a record: nothing is taken.
+    expect(await readSourceDigests(f.outDir, env)).toBeUndefined();
+    expect(await readSourceDigests(f.sourceDir, {})).toBeUndefined();
+    writeFileSync(env[SOURCE_DIGESTS_VARIABLE], '{"format":1,"source":');
+    expect(await readSourceDigests(f.sourceDir, env)).toBeUndefined();
+  });
+
+  it('are found for the source named through a link to it (its real folder decides)', async () => {
+    const { f, digests, env } = await handed();
+    const linked = join(f.root, 'linked-sessions');
+    symlinkSync(f.sourceDir, linked);
+    const known = await readSourceDigests(linked, env);
+    expect(known?.get('s.jsonl')).toBe(digests.get('s.jsonl'));
+  });
+
+  it('name no path: the file sits in the cache, and project folders carry user names', async () => {
+    const { f, file } = await handed();
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain('alice');
+    expect(text).not.toContain('s.jsonl');
+    expect(text).not.toContain(f.root);
   });
 });

@@ -151,3 +151,25 @@ describe('digestFilesInside', () => {
     expect(viaName).toBe(direct);
   });
 });
+
+describe('digests handed over between digestTree and digestFilesInside', () => {
+  it('digestTree gives each file\'s digest by its path relative to the root, as digestFilesInside computes it', async () => {
+    const root = tree();
+    const fileDigests = new Map<string, string>();
+    await digestTree(root, { fileDigests });
+    const rels = ['a/b/three.txt', 'a/two.txt', 'one.jsonl'];
+    expect([...fileDigests.keys()].sort()).toEqual(rels);
+    expect(rels.map((r) => fileDigests.get(r))).toEqual(await digestFilesInside(root, rels.map((r) => join(root, r))));
+  });
+
+  it('digestFilesInside takes a known digest as given and reads only the files it does not know', async () => {
+    const root = tree();
+    const paths = ['one.jsonl', 'a/two.txt'].map((r) => join(root, r));
+    const [, two] = await digestFilesInside(root, paths);
+    const given = 'f'.repeat(64);
+    const asked: string[] = [];
+    const known = { get: (rel: string) => (asked.push(rel), rel === 'one.jsonl' ? given : undefined) };
+    expect(await digestFilesInside(root, paths, known)).toEqual([given, two]);
+    expect(asked).toEqual(['one.jsonl', 'a/two.txt']);
+  });
+});

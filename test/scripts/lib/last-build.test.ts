@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildUnlessUnchanged } from '../../../scripts/lib/last-build.js';
-import { BUILD_FACTS_VARIABLE, siteInputs, type BuildFolders } from '../../../src/lib/build/site-inputs.js';
+import { BUILD_FACTS_VARIABLE, readSourceDigests, siteInputs, SOURCE_DIGESTS_VARIABLE, type BuildFolders } from '../../../src/lib/build/site-inputs.js';
+import { digestFilesInside } from '../../../src/lib/fs/tree-digest.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -28,6 +29,8 @@ function project(extra: Partial<BuildFolders> = {}) {
   const builds: Array<Record<string, string>> = [];
   /** What the facts file held when each build started (the inputs the command digested before it). */
   const given: Array<string | undefined> = [];
+  /** The source digests handed to each build, as the loader reads them: each session file's, by its path relative to the source. */
+  const handed: Array<Record<string, string | undefined> | undefined> = [];
   const lines: string[] = [];
   let result = 0;
   const run = (env: NodeJS.ProcessEnv = {}, args: string[] = ['--outDir', folders.outDir], always = false) =>
@@ -41,6 +44,8 @@ function project(extra: Partial<BuildFolders> = {}) {
       build: async (vars) => {
         builds.push(vars);
         given.push(existsSync(vars[BUILD_FACTS_VARIABLE]) ? readFileSync(vars[BUILD_FACTS_VARIABLE], 'utf8') : undefined);
+        const known = await readSourceDigests(folders.sourceDir, vars);
+        handed.push(known && Object.fromEntries(['-home-u-p/s.jsonl', '-home-u-p/t.jsonl'].map((rel) => [rel, known.get(rel)])));
         // What the integration does before the loader reads anything, then the pages.
         mkdirSync(folders.cacheDir, { recursive: true });
         writeFileSync(vars[BUILD_FACTS_VARIABLE], JSON.stringify(await siteInputs(folders)));
@@ -49,7 +54,7 @@ function project(extra: Partial<BuildFolders> = {}) {
         return result;
       },
     });
-  return { folders, builds, given, lines, run, fail: (code: number) => (result = code) };
+  return { folders, builds, given, handed, lines, run, fail: (code: number) => (result = code) };
 }
 
 describe('buildUnlessUnchanged', () => {
@@ -99,6 +104,26 @@ describe('buildUnlessUnchanged', () => {
     // Another argument: the record is not this build's, nothing is handed over.
     await p.run({}, ['--outDir', p.folders.outDir, '--verbose']);
     expect(p.given[2]).toBeUndefined();
+  });
+
+  it('hands a rebuild the digest of every source file it read to decide, under no path name, and removes them after', async () => {
+    const p = project();
+    await p.run();
+    // A first build has read nothing: the loader digests the files itself.
+    expect(p.handed[0]).toBeUndefined();
+    expect(p.builds[0][SOURCE_DIGESTS_VARIABLE]).toBeUndefined();
+    writeFileSync(join(p.folders.sourceDir, '-home-u-p', 's.jsonl'), '{"type":"user"}\n{"type":"user"}\n');
+    writeFileSync(join(p.folders.sourceDir, '-home-u-p', 't.jsonl'), '{}\n');
+    await p.run();
+    const [s, t] = await digestFilesInside(p.folders.sourceDir, ['-home-u-p/s.jsonl', '-home-u-p/t.jsonl'].map((rel) => join(p.folders.sourceDir, rel)));
+    expect(p.handed[1]).toEqual({ '-home-u-p/s.jsonl': s, '-home-u-p/t.jsonl': t });
+    // Gone once the build ends, failed or not: the next build digests again.
+    expect(existsSync(p.builds[1][SOURCE_DIGESTS_VARIABLE])).toBe(false);
+    p.fail(1);
+    writeFileSync(join(p.folders.sourceDir, '-home-u-p', 't.jsonl'), '{"x":1}\n');
+    await p.run();
+    expect(p.handed[2]).toBeDefined();
+    expect(existsSync(p.builds[2][SOURCE_DIGESTS_VARIABLE])).toBe(false);
   });
 
   it('ignores variables that change nothing built: the log level, and the password of an encrypted site', async () => {
