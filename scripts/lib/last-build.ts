@@ -57,7 +57,7 @@ export async function buildUnlessUnchanged(options: BuildOnceOptions): Promise<{
   const { stampDir, args, always, out, env = process.env } = options;
   const stamp = join(stampDir, STAMP);
   const facts = join(stampDir, FACTS);
-  const sourceDigests = join(stampDir, SOURCE_DIGESTS);
+  const digestsFile = join(stampDir, SOURCE_DIGESTS);
   const alwaysBuild = always || env[ALWAYS_BUILD_VARIABLE] === '1';
   // The inputs as digested here, before the build starts: the integration takes them as they are when its folders are these.
   let digested: SiteInputs | undefined;
@@ -82,15 +82,15 @@ export async function buildUnlessUnchanged(options: BuildOnceOptions): Promise<{
   const cache = createSafeTarget(stampDir);
   await cache.remove(stamp);
   await cache.remove(facts);
-  await cache.remove(sourceDigests);
+  await cache.remove(digestsFile);
   const buildEnv: Record<string, string> = { [BUILD_FACTS_VARIABLE]: facts };
   if (digested) {
     await cache.writeFile(facts, JSON.stringify(digested));
     // A rebuild: every session file was just read to decide; the loader takes these digests instead of reading them again.
-    await cache.writeFile(sourceDigests, JSON.stringify(await sourceDigestsRecord(digested.folders.sourceDir, fileDigests)));
-    buildEnv[SOURCE_DIGESTS_VARIABLE] = sourceDigests;
+    await cache.writeFile(digestsFile, JSON.stringify(await sourceDigestsRecord(digested.folders.sourceDir, fileDigests)));
+    buildEnv[SOURCE_DIGESTS_VARIABLE] = digestsFile;
   }
-  const code = await options.build(buildEnv).finally(() => cache.remove(sourceDigests));
+  const code = await options.build(buildEnv).finally(() => cache.remove(digestsFile));
   if (code === 0) {
     const read = await readJson<SiteInputs>(facts);
     const outputs = read && canSkip(read.folders) ? await outputDigest(read.folders.outDir) : undefined;

@@ -67,13 +67,13 @@ export function canSkip(folders: BuildFolders): boolean {
  * before the integration runs.) Content, never modification times, decides: a file rewritten with
  * the same bytes is unchanged, a file changed within one clock tick is not.
  */
-export async function siteInputs(folders: BuildFolders, sourceDigests?: Map<string, string>): Promise<SiteInputs> {
+export async function siteInputs(folders: BuildFolders, fileDigests?: Map<string, string>): Promise<SiteInputs> {
   const skipped = [folders.outDir, folders.cacheDir, folders.sourceDir].map((f) => resolve(f));
   const skip = (path: string, name: string) => name === 'node_modules' || name.startsWith('.') || skipped.includes(path);
   const roots = [...new Set([folders.root, PACKAGE_ROOT].map((r) => resolve(r)))];
   const extra = [folders.notesDir].filter((f): f is string => !!f && !roots.some((r) => isWithin(r, f)));
   const [source, ...others] = await Promise.all([
-    digestTree(folders.sourceDir, { fileDigests: sourceDigests }),
+    digestTree(folders.sourceDir, { fileDigests }),
     ...roots.map((r) => digestTree(r, { skip })),
     ...extra.map((f) => digestTree(f)),
   ]);
