@@ -10,6 +10,7 @@ import { createOutputLedger } from '../lib/fs/output-ledger.js';
 import { createSafeTarget } from '../lib/fs/safe-write.js';
 import { BUILD_FACTS_VARIABLE, siteInputs, type SiteInputs } from '../lib/build/site-inputs.js';
 import { prestartSessionPool } from '../lib/build/worker-pool.js';
+import { watchHeapGrowth } from '../lib/build/heap-growth.js';
 import { NO_PASSWORD, PASSWORD_VARIABLE } from '../lib/encrypt/site.js';
 import { encryptIntegration, plainDirOf } from './encrypt.js';
 import { lazyHighlightIntegration } from './lazy-highlight.js';
@@ -52,6 +53,9 @@ export function sessionpress(options: SessionpressOptions = {}): AstroIntegratio
         // SESSIONPRESS_CACHE_DIR (tests, the bench, the deploy workflow) moves everything a rebuild reuses.
         const cacheDir = process.env.SESSIONPRESS_CACHE_DIR ? resolve(root, process.env.SESSIONPRESS_CACHE_DIR) : fileURLToPath(config.cacheDir);
         site = { ...user, cacheDir, notesDir: notesDir ? resolve(root, notesDir) : undefined };
+        // Once a build is large, its heap holds at most half again what is alive, not up to four times
+        // (src/lib/build/heap-growth.ts); the loader's threads share the bound.
+        if (command === 'build') watchHeapGrowth();
         // The loader's first worker thread warms up while Astro starts (about a second it would wait otherwise).
         if (command === 'build' || command === 'dev') prestartSessionPool(cacheDir);
         const routes = injectedRoutes(user.prefix, !!notesDir);

@@ -1,0 +1,82 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BOUND_ABOVE_BYTES, createHeapGrowthGuard } from '../../../src/lib/build/heap-growth.js';
+import { repoRoot } from '../../helpers/shared.js';
+
+const work = mkdtempSync(join(tmpdir(), 'sp-heap-growth-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/**
+ * A program shaped like a build's heap: a live set that stays (the content
+ * store, the route list), then many short-lived batches that live long enough
+ * to be promoted (pages being built). It prints the heap's largest size over
+ * the live set once the batches are gone. Left to V8 on this machine such a
+ * program reaches about 4× (the factor V8 picks when collecting is fast).
+ */
+const PROGRAM = `
+import v8 from 'node:v8';
+const { createHeapGrowthGuard } = await import(process.argv[2]);
+// Past the threshold from the start (0 bytes), so the bound is set at once.
+if (process.argv[3] === 'bound') createHeapGrowthGuard({ above: 0 }).check();
+const live = [];
+for (let i = 0; i < 40; i++) live.push(Array.from({ length: 1e5 }, (_, j) => ({ j })));
+let peak = 0;
+const window = [];
+for (let r = 0; r < 600; r++) {
+  window.push(Array.from({ length: 2e4 }, (_, j) => ({ r, j })));
+  if (window.length > 30) window.shift();
+  peak = Math.max(peak, v8.getHeapStatistics().total_heap_size);
+}
+window.length = 0;
+globalThis.gc();
+console.log(JSON.stringify({ peak, live: v8.getHeapStatistics().used_heap_size, kept: live.length }));
+`;
+
+function run(mode: 'bound' | 'default'): { peak: number; live: number } {
+  const file = join(work, 'program.mjs');
+  writeFileSync(file, PROGRAM);
+  const entry = pathToFileURL(join(repoRoot, 'src', 'lib', 'build', 'heap-growth.ts')).href;
+  const child = spawnSync(process.execPath, ['--expose-gc', '--import', pathToFileURL(join(repoRoot, 'bin', 'register-typescript.mjs')).href, file, entry, mode], { encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(child.stderr);
+  return JSON.parse(child.stdout);
+}
+
+describe('the heap growth guard', () => {
+  it('once set, keeps the heap within about twice what is alive while garbage is made fast (the live set plus half again, plus the young generation)', () => {
+    const { peak, live } = run('bound');
+    expect(live).toBeGreaterThan(100e6);
+    expect(peak / live).toBeLessThan(3);
+  }, 60_000);
+
+  it('sets the bound once, when the process first passes the threshold, and never below it', () => {
+    const flags: string[] = [];
+    let rss = BOUND_ABOVE_BYTES - 1;
+    const guard = createHeapGrowthGuard({ rss: () => rss, setFlag: (f) => flags.push(f), execArgv: [], nodeOptions: '' })!;
+    expect(guard.check()).toBe(false);
+    expect(flags).toEqual([]);
+    rss = BOUND_ABOVE_BYTES + 1;
+    expect(guard.check()).toBe(true);
+    rss = 0;
+    expect(guard.check()).toBe(true);
+    expect(flags).toEqual(['--heap-growing-percent=50']);
+  });
+
+  it("leaves a factor the user chose alone, on Node's command line or in NODE_OPTIONS", () => {
+    const setFlag = () => {
+      throw new Error('set although the user chose');
+    };
+    expect(createHeapGrowthGuard({ above: 0, setFlag, execArgv: ['--heap-growing-percent=20'], nodeOptions: '' })).toBeUndefined();
+    expect(createHeapGrowthGuard({ above: 0, setFlag, execArgv: ['--heap_growing_percent', '20'], nodeOptions: '' })).toBeUndefined();
+    expect(createHeapGrowthGuard({ above: 0, setFlag, execArgv: [], nodeOptions: '--max-old-space-size=4096 --heap-growing-percent=20' })).toBeUndefined();
+    // Other flags are not that one.
+    expect(createHeapGrowthGuard({ above: 0, setFlag: () => {}, execArgv: ['--max-old-space-size=4096'], nodeOptions: '--heap-growing-percentage-x' })).toBeDefined();
+  });
+
+  it('refuses a factor that is not a whole percentage from 1', () => {
+    for (const bad of [0, -5, 1.5, Number.NaN]) expect(() => createHeapGrowthGuard({ percent: bad, execArgv: [], nodeOptions: '' })).toThrow(RangeError);
+  });
+});
