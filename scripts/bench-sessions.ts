@@ -85,7 +85,7 @@ for (let run = 1; run <= runs; run++) {
     c = cpuNow();
     const twin = markdownTwin(opened.result.session, rendered.anchors);
     const anchorMap = sessionAnchorMap(rendered);
-    await createRenderCache(job.cacheDir).write(cacheKey, rendered, twin, anchorMap && !anchorMapInline(anchorMap) ? anchorMap : undefined);
+    await createRenderCache(job.cacheDir).write(cacheKey, rendered, twin, { problems: opened.result.session.diagnostics, ...(anchorMap && !anchorMapInline(anchorMap) ? { anchorMap } : {}) });
     toEntryData(opened.result.session, rendered, opened, { identity: opened.identity, cacheKey }, anchorMap);
     spent.write += cpuNow() - c;
   }

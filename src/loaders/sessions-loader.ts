@@ -183,13 +183,17 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
     plan.untouched.delete(id);
     const existing = store.get(id);
     if (existing && existing.digest === digest && cache.has(String(existing.data.cacheKey))) {
-      // Unchanged: nothing is parsed again, but its problems are still reported on every build.
+      // Unchanged: nothing is parsed again, but its problems are still reported on every build. They are kept
+      // with its render (the store has their count); a render whose details cannot be read is made again.
       const data = existing.data as unknown as SessionEntryData;
-      reporter.report(data, source, true);
-      plan.keep.add(data.cacheKey);
-      reporter.totals.sessions++;
-      reporter.totals.reused++;
-      continue;
+      const problems = data.diagnostics.total > 0 ? await cache.readDetails(data.cacheKey).then((d) => d.problems, () => undefined) : [];
+      if (problems) {
+        reporter.report(data, problems, source, true);
+        plan.keep.add(data.cacheKey);
+        reporter.totals.sessions++;
+        reporter.totals.reused++;
+        continue;
+      }
     }
     const skipped = skippedBefore[id];
     if (!existing && skipped?.digest === digest) {
@@ -256,7 +260,7 @@ async function storeResults(context: LoaderContext, plan: Plan, results: Session
       context.store.delete(id);
       continue;
     }
-    reporter.report(result.data, job.source, false);
+    reporter.report(result.data, result.problems, job.source, false);
     plan.keep.add(job.cacheKey);
     const { filePath } = result;
     const data = await context.parseData({ id, data: result.data, filePath });
@@ -286,8 +290,8 @@ function createReporter(projectRoot: string, root: string, totals: Totals) {
   const skipped: Array<{ path: string; why: string }> = [];
   /** How the log names a file of the source: from the project, with the session file's real name (the stored one is redacted). */
   const shownPath = (file: string) => toPosix(relative(projectRoot, join(root, file)));
-  function report(data: { diagnostics: { sourceFile: string; items: Diagnostic[] } } & Partial<Pick<SessionEntryData, 'hiddenCounts' | 'unknownMetadata'>>, source: SessionSource, known: boolean): void {
-    const { items, sourceFile } = data.diagnostics;
+  function report(data: { diagnostics: { sourceFile: string } } & Partial<Pick<SessionEntryData, 'hiddenCounts' | 'unknownMetadata'>>, items: Diagnostic[], source: SessionSource, known: boolean): void {
+    const { sourceFile } = data.diagnostics;
     const badLines = countBadLines(items);
     totals.badLines += badLines;
     totals.problems += items.filter((d) => !SKIP_CODES.has(d.code)).length - badLines;
@@ -305,7 +309,7 @@ function createReporter(projectRoot: string, root: string, totals: Totals) {
     report,
     noteSkipped(record: SkippedRecord, source: SessionSource, known: boolean): void {
       totals.skipped++;
-      report({ diagnostics: { sourceFile: record.sourceFile, items: record.diagnostics } }, source, known);
+      report({ diagnostics: { sourceFile: record.sourceFile } }, record.diagnostics, source, known);
       const why = record.reason === 'metadata-only' ? 'metadata only' : record.diagnostics.some((d) => d.code === 'not-jsonl') ? 'not JSONL' : 'empty';
       skipped.push({ path: source.relPath, why });
     },

@@ -1,7 +1,4 @@
 import { z } from 'astro/zod';
-import { DIAGNOSTIC_CODES } from '../lib/diagnostics.js';
-
-const diagnosticSchema = z.object({ file: z.string(), line: z.number().int(), code: z.enum(DIAGNOSTIC_CODES), reason: z.string(), entryType: z.string().optional() });
 
 const usageSchema = z.object({
   model: z.string(),
@@ -43,30 +40,6 @@ export const sessionFactsSchema = z.object({
   cwdChanges: z.number().int().optional(),
 });
 
-// Overview (C2): what each prompt led to, and the session's files, subagents and commits, bounded (src/lib/build/session-overview.ts).
-const placeSchema = { page: z.number().int(), uuid: z.string(), prompt: z.number().int() };
-const tocItemSchema = z.object({
-  n: z.number().int(),
-  uuid: z.string(),
-  text: z.string(),
-  page: z.number().int(),
-  tools: z.array(z.tuple([z.string(), z.number().int()])).default([]),
-  errors: z.number().int().default(0),
-  durationMs: z.number().optional(),
-  files: z.array(z.string()).default([]),
-  filesMore: z.number().int().default(0),
-});
-export const sessionOverviewSchema = z.object({
-  files: z.array(z.object({ ...placeSchema, path: z.string(), edits: z.number().int() })),
-  filesMore: z.number().int(),
-  subagents: z.array(
-    z.object({ ...placeSchema, agentType: z.string().optional(), description: z.string().optional(), toolCalls: z.number().int(), durationMs: z.number().optional() }),
-  ),
-  subagentsMore: z.number().int(),
-  commits: z.array(z.object({ ...placeSchema, message: z.string(), hash: z.string().optional(), failed: z.boolean() })),
-  commitsMore: z.number().int(),
-});
-
 /** One entry of the `sessions` collection, as the loader stores it. */
 export const sessionEntrySchema = z.object({
   sessionId: z.string(),
@@ -83,8 +56,8 @@ export const sessionEntrySchema = z.object({
   title: z.string(),
   titleSource: z.string(),
   facts: sessionFactsSchema,
-  toc: z.array(tocItemSchema),
-  overview: sessionOverviewSchema.default({ files: [], filesMore: 0, subagents: [], subagentsMore: 0, commits: [], commitsMore: 0 }),
+  // The overview's prompts and lists and the problems themselves are not here: they are kept with the
+  // session's render and read by its own pages (`SessionDetails`, src/lib/build/render-cache.ts).
   pageCount: z.number().int().min(1),
   /** Where page 1 forwards `#m-` and `#t-` links it does not hold (src/lib/site/anchor-map.ts); only for sessions of more than one page. */
   anchorMap: z.object({ keyLength: z.number().int().min(1), pages: z.array(z.string()) }).optional(),
@@ -94,7 +67,8 @@ export const sessionEntrySchema = z.object({
   abandonedCount: z.number().int(),
   assets: z.array(z.object({ name: z.string(), mediaType: z.string() })),
   cacheKey: z.string(),
-  diagnostics: z.object({ total: z.number().int(), badLines: z.number().int(), sourceFile: z.string(), items: z.array(diagnosticSchema) }),
+  /** How many problems reading the session found (each is in its `SessionDetails` and the problems file). */
+  diagnostics: z.object({ total: z.number().int(), badLines: z.number().int(), sourceFile: z.string() }),
   redactions: z.array(z.object({ rule: z.string(), count: z.number().int() })),
   subagentCount: z.number().int(),
   /** Known records read but not shown, by kind (`hook results`, `mode changes`): for the build summary. */

@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSite, listFiles, readAllText } from '../helpers/build.js';
+import { buildSite, listFiles, problemLines, readAllText, sessionDocument } from '../helpers/build.js';
 import { repoRoot } from '../helpers/shared.js';
 
 /**
@@ -91,5 +91,42 @@ describe('incremental builds', () => {
     expect(existsSync(join(out, 'index.html'))).toBe(true);
     expect(readdirSync(join(out, 'sessions')).length).toBeGreaterThan(0);
     for (const dir of [source, out, `${out}-cache`, join(config, '..')]) rmSync(dir, { recursive: true, force: true });
+  }, 300_000);
+
+  it("reports an unchanged session's problems again from its render, and renders it again when that record is gone", async () => {
+    const source = mkdtempSync(join(tmpdir(), 'sp-inc-problems-src-'));
+    cpSync(join(repoRoot, 'content', 'sessions'), source, { recursive: true });
+    const out = mkdtempSync(join(tmpdir(), 'sp-inc-problems-out-'));
+    // One session with a line that is not JSON: a problem its page lists and every build reports.
+    const file = listFiles(source).find((f) => f.endsWith('.jsonl') && !/agent-/.test(f))!;
+    const id = file.split('/').pop()!.replace(/\.jsonl$/, '');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}{"type":"user", this line is cut short\n`);
+    const env = { SESSIONPRESS_SOURCE: source, SESSIONPRESS_ALWAYS_BUILD: '1' };
+    const pageProblems = () => [...sessionDocument(out, id).querySelectorAll('#problems li')].map((li) => li.textContent);
+
+    const cold = await buildSite(out, env);
+    expect(cold.code, cold.log.slice(-2000)).toBe(0);
+    const problems = problemLines(out);
+    expect(problems.length).toBeGreaterThan(0);
+    expect(pageProblems().length).toBe(problems.length);
+
+    // Nothing changed: nothing is processed, and the problems file and the page list the same problems.
+    const warm = await buildSite(out, env);
+    expect(warm.code).toBe(0);
+    expect(warm.log).not.toMatch(/processing \d+ session/);
+    expect(problemLines(out)).toEqual(problems);
+    expect(pageProblems().length).toBe(problems.length);
+
+    // The render's record of them is unreadable: that session alone is rendered again, and still reports them.
+    const renders = join(`${out}-cache`, 'sessionpress');
+    const details = readdirSync(renders).map((d) => join(renders, d, 'details.json')).filter((f) => existsSync(f) && readFileSync(f, 'utf8').includes('"problems":[{'));
+    expect(details).toHaveLength(1);
+    writeFileSync(details[0], '{ not json');
+    const again = await buildSite(out, env);
+    expect(again.code, again.log.slice(-2000)).toBe(0);
+    expect(again.log).toMatch(/processing 1 session\b/);
+    expect(problemLines(out)).toEqual(problems);
+    expect(pageProblems().length).toBe(problems.length);
+    for (const dir of [source, out, `${out}-cache`]) rmSync(dir, { recursive: true, force: true });
   }, 300_000);
 });

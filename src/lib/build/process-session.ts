@@ -28,7 +28,17 @@ export interface SessionJob {
 }
 
 export type SessionJobResult =
-  | { ok: true; data: SessionEntryData; bytes: number; ms: number; filePath?: string; /** Pages taken from the session's last render. */ pagesReused?: number }
+  | {
+      ok: true;
+      data: SessionEntryData;
+      /** Every problem found reading the session, redacted (the store keeps their count; the render cache keeps them). */
+      problems: Diagnostic[];
+      bytes: number;
+      ms: number;
+      filePath?: string;
+      /** Pages taken from the session's last render. */
+      pagesReused?: number;
+    }
   | {
       ok: false;
       reason: 'empty' | 'metadata-only';
@@ -69,9 +79,9 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
   const rendered = await renderSession(session, job.render, job.renderSalt === undefined ? undefined : { salt: job.renderSalt, ...(digests.length ? { previous: { digests, read } } : {}) }, writePage);
   const twin = markdownTwin(session, rendered.anchors);
   const anchorMap = sessionAnchorMap(rendered);
-  await cache.write(job.cacheKey, rendered, twin, anchorMap && !anchorMapInline(anchorMap) ? anchorMap : undefined);
+  await cache.write(job.cacheKey, rendered, twin, { problems: session.diagnostics, ...(anchorMap && !anchorMapInline(anchorMap) ? { anchorMap } : {}) });
   const data = toEntryData(session, rendered, opened, { identity: opened.identity, cacheKey: job.cacheKey }, anchorMap);
-  return { ok: true, data, bytes: opened.bytes, ms: elapsed(), filePath: storeFilePath(job.projectRoot, source.path, redactor), ...(pagesReused ? { pagesReused } : {}) };
+  return { ok: true, data, problems: session.diagnostics, bytes: opened.bytes, ms: elapsed(), filePath: storeFilePath(job.projectRoot, source.path, redactor), ...(pagesReused ? { pagesReused } : {}) };
 }
 
 /**

@@ -2,8 +2,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { reviveCachedHtml, type SafeHtml } from '../render/sanitize.js';
-import type { RenderedSession } from './render-session.js';
+import type { RenderedSession, TocItem } from './render-session.js';
+import type { SessionOverview } from './session-overview.js';
 import type { AnchorMap } from '../site/anchor-map.js';
+import type { Diagnostic } from '../diagnostics.js';
 
 /**
  * Where a build lists every problem it found, one per line as compilers print
@@ -16,11 +18,34 @@ export function problemsFilePath(astroCacheDir: string): string {
 export type RenderCache = ReturnType<typeof createRenderCache>;
 
 /**
+ * What a session's own pages show beside the transcript, and nothing else
+ * needs: the overview's prompts and lists, and every problem found reading
+ * the session. It is kept with the render, not in the content store: Astro
+ * compiles the whole store into the site's bundle and every page's process
+ * holds it, so there it cost memory with every session of the archive (58 %
+ * of the store's 41.6 MB at 16× the bench corpus).
+ */
+export interface SessionDetails {
+  toc: TocItem[];
+  overview: SessionOverview;
+  /** Already redacted, like everything in the cache. */
+  problems: Diagnostic[];
+}
+
+/**
+ * The details read last: the pages of one session are made one after the
+ * other, so each of a 150-page session's pages would read the same file.
+ * One entry, so memory does not grow with the archive.
+ */
+let lastDetails: { path: string; details: Promise<SessionDetails> } | undefined;
+
+/**
  * The on-disk render cache, and the only code that knows its layout: one
  * folder per content digest holding the pages (`page-<n>.html`), abandoned
  * branches (`abandoned.html`), the session as Markdown (`session.md`), the
  * digest of each page (`page-digests.json`: a grown session's next render
- * reuses the pages whose digest is the same) and, for a long session, its
+ * reuses the pages whose digest is the same), its `SessionDetails`
+ * (`details.json`) and, for a long session, its
  * anchor map (`anchors.json`), plus content-hashed assets shared by all
  * sessions (`assets/<name>`). The loader writes it, the pages read it.
  * Everything in it is rendered from redacted data.
@@ -42,10 +67,12 @@ export function createRenderCache(astroCacheDir: string) {
   const markdownFile = (key: string) => join(root, key, 'session.md');
   const anchorsFile = (key: string) => join(root, key, 'anchors.json');
   const digestsFile = (key: string) => join(root, key, 'page-digests.json');
+  const detailsFile = (key: string) => join(root, key, 'details.json');
   return {
     root,
     has(key: string): boolean {
-      return existsSync(pageFile(key, 1)) && existsSync(markdownFile(key));
+      // details.json too: a render folder of a version that kept the details in the store lacks it.
+      return existsSync(pageFile(key, 1)) && existsSync(markdownFile(key)) && existsSync(detailsFile(key));
     },
     /**
      * Starts a render's folder afresh and returns a writer of its pages, for
@@ -59,12 +86,14 @@ export function createRenderCache(astroCacheDir: string) {
     },
     /**
      * Completes a render's folder: the pages still in `rendered` (none when
-     * they went through `startWrite`'s writer), its branches, digests, anchor
-     * map and assets, and the Markdown last, which `has` looks for: a folder
-     * cut short is never taken for a whole render. `anchorMap`: a map too
-     * large for page 1, written beside the pages (`anchors.json`).
+     * they went through `startWrite`'s writer), its branches, digests,
+     * details (its overview and `problems`), anchor map and assets, and the
+     * Markdown last, which `has` looks for: a folder cut short is never taken
+     * for a whole render. `anchorMap`: a map too large for page 1, written
+     * beside the pages (`anchors.json`).
      */
-    async write(key: string, rendered: RenderedSession, markdown: string, anchorMap?: AnchorMap): Promise<void> {
+    async write(key: string, rendered: RenderedSession, markdown: string, extra: { problems: Diagnostic[]; anchorMap?: AnchorMap }): Promise<void> {
+      const { anchorMap } = extra;
       const dir = join(root, key);
       if (rendered.pages.length) {
         await rm(dir, { recursive: true, force: true });
@@ -73,6 +102,8 @@ export function createRenderCache(astroCacheDir: string) {
       }
       await mkdir(assetsDir, { recursive: true });
       await writeFile(join(dir, 'abandoned.html'), rendered.abandoned.value);
+      const details: SessionDetails = { toc: rendered.toc, overview: rendered.overview, problems: extra.problems };
+      await writeFile(detailsFile(key), JSON.stringify(details));
       if (anchorMap) await writeFile(anchorsFile(key), JSON.stringify(anchorMap));
       if (rendered.pageDigests) await writeFile(digestsFile(key), JSON.stringify(rendered.pageDigests));
       for (const a of rendered.assets) {
@@ -88,6 +119,17 @@ export function createRenderCache(astroCacheDir: string) {
         page === 1 ? readFile(join(root, key, 'abandoned.html'), 'utf8') : Promise.resolve(''),
       ]);
       return { transcript: reviveCachedHtml(transcript), abandoned: reviveCachedHtml(abandoned) };
+    },
+    /** A render's `SessionDetails` (its overview's data and its problems), as `write` was given them. */
+    readDetails(key: string): Promise<SessionDetails> {
+      const path = detailsFile(key);
+      if (lastDetails?.path !== path) {
+        const details = readFile(path, 'utf8').then((text) => JSON.parse(text) as SessionDetails);
+        // A failed read is not kept: the next page asks again (and fails with its own error).
+        details.catch(() => lastDetails?.details === details && (lastDetails = undefined));
+        lastDetails = { path, details };
+      }
+      return lastDetails.details;
     },
     /** The whole session as Markdown (`markdownTwin`), served beside its first page. */
     readMarkdown(key: string): Promise<string> {
