@@ -118,11 +118,39 @@ export function isPlaceholderValue(v: string): boolean {
   // A placeholder, also one that a GitHub export broke up (`#\u200b2`) or cut short.
   if (v.includes('[REDACTED:') || /^\[?REDACTED\b/.test(v)) return true;
   if (/^(?:\$\{|\$\(|\{\{|<|%\(|%[A-Z_]+%$|\$[A-Za-z_]|#\{|@[A-Za-z_]+@$)/.test(v)) return true;
-  if (/^(.)\1+$/.test(v) || /^x+$/i.test(v) || /^[*•.·_-]+$/.test(v) || /^(?:x{3,}|\*{3,})/i.test(v) || /(?:x{4,}|\*{4,}|\.{3}|…)$/i.test(v)) return true;
-  if (/^(?:your|my|some|the|example|placeholder|changeme|redacted|dummy|fake|sample|insert|enter|put|replace|fill|todo|tbd|foo|bar|xxx)[_-]/i.test(v)) return true;
+  // `xxx-…`, `XXXX1234`, `***…`; not a random value that happens to open `Xxxs…`.
+  if (/^(.)\1+$/.test(v) || /^x+$/i.test(v) || /^[*•.·_-]+$/.test(v) || /^(?:x{3,}|\*{3,})(?![a-wyz])/i.test(v) || /(?:x{4,}|\*{4,}|\.{3}|…)$/i.test(v)) return true;
+  // `your_token`, `YOUR-KEY`, `Example_…`: a word in one case; `bAr_eV…` is a random token's start.
+  const word = /^(your|my|some|the|example|placeholder|changeme|redacted|dummy|fake|sample|insert|enter|put|replace|fill|todo|tbd|foo|bar|xxx)[_-]/i.exec(v)?.[1];
+  if (word && /^(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)$/.test(word)) return true;
   if (/[_-](?:here|goes[_-]?here|placeholder|example|redacted)$/i.test(v)) return true;
   if (/^(?:changeme|changeit|password\d*|passw0rd|secret\d*|example|placeholder|redacted|dummy|none|null|nil|undefined|true|false|empty|todo|tbd|n\/a|hunter2)$/i.test(v)) return true;
   return false;
+}
+
+/**
+ * Whether a run of letters in one case reads as words run together
+ * (`INTERNATIONALIZATION`, `correcthorsebattery`): about a third vowels and
+ * never four consonants in a row. Random letters have a fifth vowels and long
+ * consonant runs.
+ */
+function readsAsWords(v: string): boolean {
+  const vowels = v.match(/[aeiouy]/gi)?.length ?? 0;
+  return vowels / v.length >= 0.3 && !/[^aeiouy]{4}/i.test(v);
+}
+
+/**
+ * Whether a value that opens with `/` is a base64 key and not a path: one
+ * random base64 key in 64 opens with `/`, and `privateKey: /v…M=` is as secret
+ * as any other. Base64 throughout (a file name's dot or a folder's `_` or `-`
+ * is not), mixed case, and either padded, holding a `+`, or with no piece
+ * between its slashes that reads as a name (`/opt/Ada/Projects2`, `/Applications`).
+ */
+function isSlashOpenedKey(v: string): boolean {
+  if (v.length < 16 || !/^[A-Za-z0-9+/]+={0,2}$/.test(v)) return false;
+  if (!/[a-z]/.test(v) || !/[A-Z]/.test(v)) return false;
+  if ((v.endsWith('=') && v.length % 4 === 0) || v.includes('+')) return true;
+  return !v.split('/').some((p) => /^[A-Z]?[a-z]{2,}(?:[A-Z][a-z]+)*\d*$/.test(p));
 }
 
 /**
@@ -132,7 +160,8 @@ export function isPlaceholderValue(v: string): boolean {
  */
 export function isSecretValue(v: string, kind: string, quoted = true): boolean {
   if (v.length < 6 || v.length > MAX_VALUE || isPlaceholderValue(v)) return false;
-  if (/^[$%<{[#*@~/.&]/.test(v) || v.startsWith('\\')) return false;
+  if (/^[$%<{[#*@~.&]/.test(v) || v.startsWith('\\')) return false;
+  if (v.startsWith('/') && !isSlashOpenedKey(v)) return false;
   if (/[({]|\$\{|:\/\/|\s/.test(v)) return false;
   // Integrity hashes and image digests are public.
   if (/^(?:sha(?:1|224|256|384|512)[-:]|md5[-:])/i.test(v)) return false;
@@ -161,7 +190,8 @@ export function isSecretValue(v: string, kind: string, quoted = true): boolean {
   if (v.length < 8) return false;
   if (!letters) return false;
   if (letters && digits) return true;
-  // Letters (and symbols) only: long and mixed case, as random tokens are.
+  // Letters (and symbols) only: long and mixed case, as random tokens are, or one long run that reads as no word (`UMCHKXEBMGJXQEZKGOFE`).
+  if (/^[a-z]{16,}$|^[A-Z]{16,}$/.test(v)) return !readsAsWords(v);
   if (/^[a-z]+(?:[_-][a-z]+)*$/.test(v) || /^[A-Z]+(?:[_-][A-Z]+)*$/.test(v)) return false;
   return v.length >= 16 && /[a-z]/.test(v) && /[A-Z]/.test(v);
 }

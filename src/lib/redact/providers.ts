@@ -185,6 +185,10 @@ export function detectProviders(s: string, sink: Sink): void {
 function hintsIn(s: string, regex: RegExp): string[] {
   const found = new Set<string>();
   regex.lastIndex = 0;
-  for (let m = regex.exec(s); m !== null; m = regex.exec(s)) found.add(m[0]);
+  // Hints may overlap (`AhSG.atlasv1.` holds `SG.` and `.atlasv1.`): the next search starts one past a match's start, not at its end.
+  for (let m = regex.exec(s); m !== null; m = regex.exec(s)) {
+    found.add(m[0]);
+    regex.lastIndex = m.index + 1;
+  }
   return [...found];
 }

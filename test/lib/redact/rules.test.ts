@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   createRedactor,
@@ -110,6 +111,31 @@ describe('our rules', () => {
       const { out } = await redact(c);
       expect(out, c).not.toContain(PW);
       expect(out, c).toMatch(/\[REDACTED:[a-z-]+\]/);
+    }
+  });
+
+  it('a base64 key that opens with a slash (one random key in 64) is a key, not a path', async () => {
+    // Random bytes whose base64 opens with `/`: the first six bits all set.
+    const slashKey = (bytes: number): string => {
+      const b = randomBytes(bytes);
+      b[0] |= 0xfc;
+      return b.toString('base64');
+    };
+    // Also one with no digit (about one such key in 250 has none).
+    const values = [slashKey(32), slashKey(24), slashKey(48), slashKey(33), '/vQmZkTrPwXbNcYdLhGsJfKaEuRiOpWqzMnBxCtHyAe=', '/vQmZkTrPwXbNcYdLhGsJfKaEuRiOpWqzMnBxCtHyAeD'].filter((v) => /[a-z]/.test(v) && /[A-Z]/.test(v));
+    expect(values.length).toBeGreaterThan(0);
+    for (const v of values) {
+      expect(v.startsWith('/')).toBe(true);
+      for (const c of [`privateKey: ${v}`, `SECRET_KEY=${v}`, `"client_secret": "${v}"`, `--api-key ${v}`]) {
+        const { out } = await redact(c);
+        expect(out, c).not.toContain(v);
+        expect(out, c).toMatch(/\[REDACTED:[a-z-]+\]/);
+      }
+    }
+    // A folder given to a secret-looking name stays: its pieces are names.
+    for (const keep of ['key_dir: /opt/Ada/Projects2/keys9', 'secret: /srv/ci/Secrets/Deploy2Key', 'SECRET_STORE=/var/lib/Vault3/dataAbc', 'SECRETS_ROOT=/ApplicationsSupport', 'token_home: /VaultTokens/Deploy']) {
+      const { out } = await redact(keep);
+      expect(out, keep).toBe(keep);
     }
   });
 
@@ -292,6 +318,11 @@ describe('the whole class of credentials (issue 25)', () => {
     ['Telegram bot token', 'bot 1234567890:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0 ok', '1234567890:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0'],
     ['Mailgun', 'api key-3af6c0d2e1b4a5968778695a4b3c2d1e ok', 'key-3af6c0d2e1b4a5968778695a4b3c2d1e'],
     ['Postman', 'PMAK-0123456789abcdef01234567-0123456789abcdef0123456789abcdef01', 'PMAK-0123456789abcdef01234567-0123456789abcdef0123456789abcdef01'],
+    // Rare draws of random values that once slipped through (found by generating the formats a thousand times).
+    ['one hint inside another (`SG.` of SendGrid before `.atlasv1.`)', `Qm7Zp2LkWx9vSG.atlasv1.${'k3R_t8Yq-Vb2Nw5Hc'.repeat(4)}`, `Qm7Zp2LkWx9vSG.atlasv1.${'k3R_t8Yq-Vb2Nw5Hc'.repeat(4)}`],
+    ['a random key of capitals only', 'access_key: QWRTZPLMKVBXNCJHGFDS', 'QWRTZPLMKVBXNCJHGFDS'],
+    ['a password that opens like a placeholder', 'db.internal:5432:shop:app_rw:Xxxqrt-512#plmk', 'Xxxqrt-512#plmk'],
+    ['a bearer token that opens like a placeholder word', 'Authorization: Bearer bAr_Qz7-kLm2NpX9rTs4VwY6zA1bC3dE5fG7hJ9', 'bAr_Qz7-kLm2NpX9rTs4VwY6zA1bC3dE5fG7hJ9'],
   ];
   for (const [kind, text, secret] of cases) {
     it(`${kind}: redacted whole`, async () => {
@@ -309,6 +340,10 @@ describe('the whole class of credentials (issue 25)', () => {
       'archive.zip<TAB>sha1<TAB>2024-12-01T09:00:00',
       'docker run -p 8080:80 -u 1000:1000 node',
       'mkdir -p build && ssh -p 2222 host',
+      'api_key: Your_Api_Key_Here',
+      'API_TOKEN=BAR-TOKEN-VALUE',
+      'password: XXX-XXX-XXX',
+      'ACCESS_KEY: READWRITEEVERYTHING',
     ];
     for (const text of keep) {
       const { out, report } = await redact(text);
