@@ -7,6 +7,7 @@ import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 // Imported up front: a dynamic import inside a hook goes through Vite's module runner, which
 // Astro may already have closed by the time `astro:build:done` runs.
 import * as pagefind from 'pagefind';
+import { collectGarbage } from '../lib/build/heap-growth.js';
 import { createProgress, isInteractive, PROGRESS_LABEL } from '../lib/build/progress.js';
 import type { OutputLedger } from '../lib/fs/output-ledger.js';
 import { copyTree, isLinkedTree, mapLimit } from '../lib/fs/parallel.js';
@@ -107,6 +108,11 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
         const isCached = (digest: string) => existsSync(join(cacheDir, digest, 'dates.json'));
         const stale = shards.filter((_, i) => !isCached(digests[i]));
         if (stale.length) logger.info(`building the search index (${pages.length} pages, ${(total / 1e6).toFixed(1)} MB${shards.length > 1 ? `, ${stale.length} of ${shards.length} shards` : ''})…`);
+        if (stale.length) {
+          // This process now mostly waits on pagefind's: what the pages left on its heap goes first (heap-growth.ts).
+          const heap = collectGarbage();
+          logger.debug(`heap before the search index: ${(heap.before / 1e6).toFixed(0)} MB used, ${(heap.after / 1e6).toFixed(0)} MB alive`);
+        }
         let dates: Array<Record<string, string>>;
         const progress = createProgress(logger.fork(`${logger.label}${PROGRESS_LABEL}`), isInteractive());
         let builtSoFar = 0;

@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /**
  * How far past what the last full collection found alive the JavaScript heap
@@ -104,4 +105,25 @@ export function watchHeapGrowth(): boolean {
     slot[GUARD] = guard ?? null;
   }
   return slot[GUARD] !== null;
+}
+
+/** V8's collector, exposed once: `--expose-gc` set at run time gives the function to contexts made after it (none of the host's). */
+let collector: (() => void) | undefined;
+
+/**
+ * Runs a full collection of this thread's heap now. For the moment a build
+ * hands its work to another process and waits (the search index, built by
+ * pagefind's own process): the garbage the pages phase left behind would
+ * otherwise stay until the heap next grows, which it no longer does, and sit
+ * beside pagefind's memory. On the bench corpus Astro's heap held 280 MB
+ * there, 93 MB of it alive. Returns the bytes the heap used before and after.
+ */
+export function collectGarbage(): { before: number; after: number } {
+  const before = process.memoryUsage().heapUsed;
+  if (!collector) {
+    setFlagsFromString('--expose-gc');
+    collector = runInNewContext('gc') as () => void;
+  }
+  collector();
+  return { before, after: process.memoryUsage().heapUsed };
 }
