@@ -107,11 +107,14 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
         // dates.json is written last: a shard whose build was cut short is built again.
         const isCached = (digest: string) => existsSync(join(cacheDir, digest, 'dates.json'));
         const stale = shards.filter((_, i) => !isCached(digests[i]));
-        if (stale.length) logger.info(`building the search index (${pages.length} pages, ${(total / 1e6).toFixed(1)} MB${shards.length > 1 ? `, ${stale.length} of ${shards.length} shards` : ''})…`);
         if (stale.length) {
+          logger.info(`building the search index (${pages.length} pages, ${(total / 1e6).toFixed(1)} MB${shards.length > 1 ? `, ${stale.length} of ${shards.length} shards` : ''})…`);
           // This process now mostly waits on pagefind's: what the pages left on its heap goes first (heap-growth.ts).
           const heap = collectGarbage();
-          logger.debug(`heap before the search index: ${(heap.before / 1e6).toFixed(0)} MB used, ${(heap.after / 1e6).toFixed(0)} MB alive`);
+          const mb = (n: number) => (n / 1e6).toFixed(0);
+          logger.debug(
+            `heap before the search index: ${mb(heap.before)} MB used, ${mb(heap.after)} MB alive; ${mb(heap.committedBefore)} → ${mb(heap.committedAfter)} MB held after ${heap.rounds} round(s) in ${heap.ms.toFixed(0)} ms; process ${mb(heap.rssBefore)} → ${mb(heap.rssAfter)} MB`,
+          );
         }
         let dates: Array<Record<string, string>>;
         const progress = createProgress(logger.fork(`${logger.label}${PROGRESS_LABEL}`), isInteractive());
