@@ -24,7 +24,7 @@ import { processSession, type SessionJob } from '../src/lib/build/process-sessio
 import { openSession } from '../src/lib/build/open-session.js';
 import { renderSession } from '../src/lib/build/render-session.js';
 import { createRenderCache } from '../src/lib/build/render-cache.js';
-import { anchorMapInline, sessionAnchorMap, toEntryData } from '../src/lib/build/entry-data.js';
+import { anchorMapFileOf, sessionAnchorMap, toEntryData } from '../src/lib/build/entry-data.js';
 import { markdownTwin } from '../src/lib/export/twin.js';
 import { loadConfig } from '../src/schemas/config.js';
 
@@ -85,7 +85,7 @@ for (let run = 1; run <= runs; run++) {
     c = cpuNow();
     const twin = markdownTwin(opened.result.session, rendered.anchors);
     const anchorMap = sessionAnchorMap(rendered);
-    await createRenderCache(job.cacheDir).write(cacheKey, rendered, twin, { problems: opened.result.session.diagnostics, ...(anchorMap && !anchorMapInline(anchorMap) ? { anchorMap } : {}) });
+    await createRenderCache(job.cacheDir).write(cacheKey, rendered, twin, { problems: opened.result.session.diagnostics, anchorMap: anchorMapFileOf(anchorMap) });
     toEntryData(opened.result.session, rendered, opened, { identity: opened.identity, cacheKey }, anchorMap);
     spent.write += cpuNow() - c;
   }

@@ -70,6 +70,16 @@ export function anchorMapInline(map: AnchorMap): boolean {
   return JSON.stringify(map).length <= ANCHOR_MAP_INLINE_MAX;
 }
 
+/**
+ * The anchor map a render writes beside its pages (`anchors.json`): a map too
+ * large for page 1 to carry, undefined for one page 1 carries (or none). The
+ * render's writers ask this, as `toEntryData` asks {@link anchorMapInline} for
+ * the entry's `anchorMapFile`, so the two never disagree.
+ */
+export function anchorMapFileOf(map: AnchorMap | undefined): AnchorMap | undefined {
+  return map && !anchorMapInline(map) ? map : undefined;
+}
+
 /** The anchor map of a session of more than one page (undefined for one page). */
 export function sessionAnchorMap(rendered: RenderedSession): AnchorMap | undefined {
   return rendered.pageCount > 1 ? anchorMapOf(rendered) : undefined;

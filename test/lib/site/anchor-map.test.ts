@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { buildAnchorMap, pageOfAnchor, anchorKey } from '../../../src/lib/site/anchor-map.js';
 import { paginateTurns, shownCalls } from '../../../src/lib/site/pages.js';
 import { renderSession } from '../../../src/lib/build/render-session.js';
-import { anchorMapInline, ANCHOR_MAP_INLINE_MAX, toEntryData } from '../../../src/lib/build/entry-data.js';
+import { anchorMapFileOf, anchorMapInline, ANCHOR_MAP_INLINE_MAX, sessionAnchorMap, toEntryData } from '../../../src/lib/build/entry-data.js';
 import { messageAnchor, toolAnchor } from '../../../src/lib/site/urls.js';
 import { corpusRoot, fixturesRoot, loadExpect } from '../../helpers/shared.js';
 import { loadSessionFile } from '../../helpers/sessions.js';
@@ -157,6 +157,10 @@ describe('where page 1 finds the map', () => {
     expect(data.anchorMap).toBeUndefined();
     expect(data.anchorMapFile).toBe(true);
     expect(anchorMapInline(large)).toBe(false);
+    // The render's writers put beside the pages exactly the map the entry says is there, and no other.
+    expect(anchorMapFileOf(large)).toBe(large);
+    expect(anchorMapFileOf(sessionAnchorMap(rendered))).toBeUndefined();
+    expect(anchorMapFileOf(undefined)).toBeUndefined();
   }, 120_000);
 });
 
