@@ -36,13 +36,22 @@ globalThis.gc();
 console.log(JSON.stringify({ peak, live: v8.getHeapStatistics().used_heap_size, kept: live.length }));
 `;
 
-function run(mode: 'bound' | 'default'): { peak: number; live: number } {
-  const file = join(work, 'program.mjs');
-  writeFileSync(file, PROGRAM);
+/**
+ * Runs a program in a fresh Node (the heap is the process's own), with the
+ * module under test as its first argument, and returns what it printed as JSON.
+ */
+function runProgram<T>(name: string, source: string, options: { nodeArgs?: string[]; args?: string[] } = {}): T {
+  const file = join(work, name);
+  writeFileSync(file, source);
   const entry = pathToFileURL(join(repoRoot, 'src', 'lib', 'build', 'heap-growth.ts')).href;
-  const child = spawnSync(process.execPath, ['--expose-gc', '--import', pathToFileURL(join(repoRoot, 'bin', 'register-typescript.mjs')).href, file, entry, mode], { encoding: 'utf8' });
+  const register = pathToFileURL(join(repoRoot, 'bin', 'register-typescript.mjs')).href;
+  const child = spawnSync(process.execPath, [...(options.nodeArgs ?? []), '--import', register, file, entry, ...(options.args ?? [])], { encoding: 'utf8' });
   if (child.status !== 0) throw new Error(child.stderr);
-  return JSON.parse(child.stdout);
+  return JSON.parse(child.stdout) as T;
+}
+
+function run(mode: 'bound' | 'default'): { peak: number; live: number } {
+  return runProgram('program.mjs', PROGRAM, { nodeArgs: ['--expose-gc'], args: [mode] });
 }
 
 describe('the heap growth guard', () => {
@@ -100,14 +109,22 @@ const again = collectGarbage();
 console.log(JSON.stringify({ held, ...r, again: again.after, kept: kept.length, gcGlobal: typeof globalThis.gc }));
 `;
 
+/** What the garbage program prints: `collectGarbage()`'s figures, and the second call's. */
+interface Collected {
+  held: number;
+  before: number;
+  after: number;
+  committedBefore: number;
+  committedAfter: number;
+  rounds: number;
+  again: number;
+  kept: number;
+  gcGlobal: string;
+}
+
 describe('collectGarbage', () => {
   it('frees the garbage left on the heap and gives its pages back, without --expose-gc on the command line and without exposing gc to the program', () => {
-    const file = join(work, 'garbage.mjs');
-    writeFileSync(file, GARBAGE);
-    const entry = pathToFileURL(join(repoRoot, 'src', 'lib', 'build', 'heap-growth.ts')).href;
-    const child = spawnSync(process.execPath, ['--import', pathToFileURL(join(repoRoot, 'bin', 'register-typescript.mjs')).href, file, entry], { encoding: 'utf8' });
-    if (child.status !== 0) throw new Error(child.stderr);
-    const { held, before, after, committedBefore, committedAfter, rounds, again, kept, gcGlobal } = JSON.parse(child.stdout);
+    const { held, before, after, committedBefore, committedAfter, rounds, again, kept, gcGlobal } = runProgram<Collected>('garbage.mjs', GARBAGE);
     // Forty arrays of 100,000 small objects: well over 100 MB, counted until collected.
     expect(held).toBeGreaterThan(100e6);
     expect(before).toBeGreaterThan(100e6);
