@@ -4,8 +4,8 @@
  * pagefind builds an index in memory and has no incremental mode: on a large
  * site one index took ~1.25 GB and every change re-indexed everything. The
  * site's pages are therefore split into shards of about `shardBytes` of HTML,
- * each indexed on its own (at most two at a time, so memory is bounded by two
- * shards) and cached by a digest of its pages, so a change re-indexes one shard only.
+ * each indexed on its own (one at a time, so memory is bounded by one shard)
+ * and cached by a digest of its pages, so a change re-indexes one shard only.
  * The browser merges the shards with pagefind's `mergeIndex`. A site smaller
  * than one shard gets exactly one bundle, as before.
  */
