@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BOUND_ABOVE_BYTES, createHeapGrowthGuard } from '../../../src/lib/build/heap-growth.js';
+import { BOUND_ABOVE_BYTES, createHeapGrowthGuard, type CollectedHeap } from '../../../src/lib/build/heap-growth.js';
 import { repoRoot } from '../../helpers/shared.js';
 
 const work = mkdtempSync(join(tmpdir(), 'sp-heap-growth-'));
@@ -110,17 +110,7 @@ console.log(JSON.stringify({ held, ...r, again: again.after, kept: kept.length, 
 `;
 
 /** What the garbage program prints: `collectGarbage()`'s figures, and the second call's. */
-interface Collected {
-  held: number;
-  before: number;
-  after: number;
-  committedBefore: number;
-  committedAfter: number;
-  rounds: number;
-  again: number;
-  kept: number;
-  gcGlobal: string;
-}
+type Collected = CollectedHeap & { held: number; again: number; kept: number; gcGlobal: string };
 
 describe('collectGarbage', () => {
   it('frees the garbage left on the heap and gives its pages back, without --expose-gc on the command line and without exposing gc to the program', () => {
