@@ -24,7 +24,7 @@ import { processSession, type SessionJob } from '../src/lib/build/process-sessio
 import { openSession } from '../src/lib/build/open-session.js';
 import { renderSession } from '../src/lib/build/render-session.js';
 import { createRenderCache } from '../src/lib/build/render-cache.js';
-import { anchorMapFileOf, sessionAnchorMap, toEntryData } from '../src/lib/build/entry-data.js';
+import { placeAnchorMap, sessionAnchorMap, toEntryData } from '../src/lib/build/entry-data.js';
 import { markdownTwin } from '../src/lib/export/twin.js';
 import { loadConfig } from '../src/schemas/config.js';
 
@@ -84,8 +84,8 @@ for (let run = 1; run <= runs; run++) {
     spent.render += cpuNow() - c;
     c = cpuNow();
     const twin = markdownTwin(opened.result.session, rendered.anchors);
-    const anchorMap = sessionAnchorMap(rendered);
-    await createRenderCache(job.cacheDir).write(cacheKey, rendered, twin, { problems: opened.result.session.diagnostics, anchorMap: anchorMapFileOf(anchorMap) });
+    const anchorMap = placeAnchorMap(sessionAnchorMap(rendered));
+    await createRenderCache(job.cacheDir).write(cacheKey, rendered, twin, { problems: opened.result.session.diagnostics, anchorMap: anchorMap.file });
     toEntryData(opened.result.session, rendered, opened, { identity: opened.identity, cacheKey }, anchorMap);
     spent.write += cpuNow() - c;
   }

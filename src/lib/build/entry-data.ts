@@ -25,7 +25,7 @@ export function toEntryData(
   rendered: RenderedSession,
   loaded: Pick<OpenedSession, 'findings'>,
   ids: { identity: SessionIdentity; cacheKey: string },
-  anchorMap: AnchorMap | undefined = sessionAnchorMap(rendered),
+  anchorMap: AnchorMapPlacement = placeAnchorMap(sessionAnchorMap(rendered)),
 ): SessionEntryData {
   const subagentCount = countSubagents(session.messages);
   return {
@@ -40,7 +40,7 @@ export function toEntryData(
     titleSource: session.titleSource,
     facts: session.facts,
     pageCount: rendered.pageCount,
-    ...(anchorMap ? (anchorMapInline(anchorMap) ? { anchorMap } : { anchorMapFile: true }) : {}),
+    ...(anchorMap.inline ? { anchorMap: anchorMap.inline } : anchorMap.file ? { anchorMapFile: true } : {}),
     hasAbandoned: session.abandoned.length > 0,
     abandonedCount: session.abandoned.length,
     assets: rendered.assets.map(({ name, mediaType }) => ({ name, mediaType })),
@@ -65,19 +65,23 @@ export function toEntryData(
  */
 export const ANCHOR_MAP_INLINE_MAX = 16 * 1024;
 
-/** Whether page 1 carries the map itself (else it is the file `anchors.json` beside it). */
-export function anchorMapInline(map: AnchorMap): boolean {
-  return JSON.stringify(map).length <= ANCHOR_MAP_INLINE_MAX;
+/** Where a session's anchor map goes: at most one of the two is set, neither for a session of one page. */
+export interface AnchorMapPlacement {
+  /** A map small enough for page 1 (and the content store) to carry itself. */
+  inline?: AnchorMap;
+  /** A map the render writes beside page 1 as `anchors.json`, fetched only when a link must be forwarded. */
+  file?: AnchorMap;
 }
 
 /**
- * The anchor map a render writes beside its pages (`anchors.json`): a map too
- * large for page 1 to carry, undefined for one page 1 carries (or none). The
- * render's writers ask this, as `toEntryData` asks {@link anchorMapInline} for
- * the entry's `anchorMapFile`, so the two never disagree.
+ * Decides once, by its size, where a session's map goes. The caller hands the
+ * one answer to both the render cache's writer (`file`) and `toEntryData`
+ * (`inline`, or `anchorMapFile` for a file), so the two never disagree and a
+ * large map is serialised once to be measured, not once per reader.
  */
-export function anchorMapFileOf(map: AnchorMap | undefined): AnchorMap | undefined {
-  return map && !anchorMapInline(map) ? map : undefined;
+export function placeAnchorMap(map: AnchorMap | undefined): AnchorMapPlacement {
+  if (!map) return {};
+  return JSON.stringify(map).length <= ANCHOR_MAP_INLINE_MAX ? { inline: map } : { file: map };
 }
 
 /** The anchor map of a session of more than one page (undefined for one page). */

@@ -3,7 +3,7 @@ import { relative } from 'node:path';
 import { toPosix, type SessionSource } from '../discover.js';
 import { markdownTwin } from '../export/twin.js';
 import type { RedactionOptions, Redactor } from '../redact/types.js';
-import { anchorMapFileOf, sessionAnchorMap, toEntryData, type SessionEntryData } from './entry-data.js';
+import { placeAnchorMap, sessionAnchorMap, toEntryData, type SessionEntryData } from './entry-data.js';
 import { openSession } from './open-session.js';
 import { createRenderCache } from './render-cache.js';
 import { renderSession, type RenderSessionOptions } from './render-session.js';
@@ -78,8 +78,8 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
   const writePage = await cache.startWrite(job.cacheKey);
   const rendered = await renderSession(session, job.render, job.renderSalt === undefined ? undefined : { salt: job.renderSalt, ...(digests.length ? { previous: { digests, read } } : {}) }, writePage);
   const twin = markdownTwin(session, rendered.anchors);
-  const anchorMap = sessionAnchorMap(rendered);
-  await cache.write(job.cacheKey, rendered, twin, { problems: session.diagnostics, anchorMap: anchorMapFileOf(anchorMap) });
+  const anchorMap = placeAnchorMap(sessionAnchorMap(rendered));
+  await cache.write(job.cacheKey, rendered, twin, { problems: session.diagnostics, anchorMap: anchorMap.file });
   const data = toEntryData(session, rendered, opened, { identity: opened.identity, cacheKey: job.cacheKey }, anchorMap);
   return { ok: true, data, problems: session.diagnostics, bytes: opened.bytes, ms: elapsed(), filePath: storeFilePath(job.projectRoot, source.path, redactor), ...(pagesReused ? { pagesReused } : {}) };
 }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { buildAnchorMap, pageOfAnchor, anchorKey } from '../../../src/lib/site/anchor-map.js';
 import { paginateTurns, shownCalls } from '../../../src/lib/site/pages.js';
 import { renderSession } from '../../../src/lib/build/render-session.js';
-import { anchorMapFileOf, anchorMapInline, ANCHOR_MAP_INLINE_MAX, sessionAnchorMap, toEntryData } from '../../../src/lib/build/entry-data.js';
+import { ANCHOR_MAP_INLINE_MAX, placeAnchorMap, sessionAnchorMap, toEntryData } from '../../../src/lib/build/entry-data.js';
 import { messageAnchor, toolAnchor } from '../../../src/lib/site/urls.js';
 import { corpusRoot, fixturesRoot, loadExpect } from '../../helpers/shared.js';
 import { loadSessionFile } from '../../helpers/sessions.js';
@@ -153,14 +153,14 @@ describe('where page 1 finds the map', () => {
     const keys = Array.from({ length: 5000 }, (_, i) => [`m-${i.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`, 1 + (i % 50)] as const);
     const large = buildAnchorMap(keys);
     expect(JSON.stringify(large).length).toBeGreaterThan(ANCHOR_MAP_INLINE_MAX);
-    const data = toEntryData(s, rendered, { findings: [] }, ids, large);
+    const placed = placeAnchorMap(large);
+    const data = toEntryData(s, rendered, { findings: [] }, ids, placed);
     expect(data.anchorMap).toBeUndefined();
     expect(data.anchorMapFile).toBe(true);
-    expect(anchorMapInline(large)).toBe(false);
     // The render's writers put beside the pages exactly the map the entry says is there, and no other.
-    expect(anchorMapFileOf(large)).toBe(large);
-    expect(anchorMapFileOf(sessionAnchorMap(rendered))).toBeUndefined();
-    expect(anchorMapFileOf(undefined)).toBeUndefined();
+    expect(placed).toEqual({ file: large });
+    expect(placeAnchorMap(sessionAnchorMap(rendered))).toEqual({ inline: sessionAnchorMap(rendered) });
+    expect(placeAnchorMap(undefined)).toEqual({});
   }, 120_000);
 });
 
