@@ -182,8 +182,10 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
     const digest = generateDigest({ settings, files: digestInputs(source, read, fileDigests) });
     const id = entryIdOf(source);
     plan.untouched.delete(id);
-    const existing = store.get(id);
-    // Its last render, while the cache still holds it.
+    const entry = store.get(id);
+    // What toEntryData returned for this id on the last build (its schema checked it then): typed once, here.
+    const existing = entry && { digest: entry.digest, data: entry.data as unknown as SessionEntryData };
+    // Its last render, while the cache still holds it (String: a store written by an older version may lack the key).
     const rendered = existing && cache.has(String(existing.data.cacheKey)) ? String(existing.data.cacheKey) : undefined;
     return { source, digest, id, existing, rendered };
   });
@@ -193,16 +195,14 @@ async function planSync(context: LoaderContext, config: SessionpressConfig, proj
   // be read (it is rendered again).
   const problemsOf = await mapLimit(sessions, 16, async ({ digest, existing, rendered }): Promise<Diagnostic[] | undefined> => {
     if (!existing || existing.digest !== digest || !rendered) return undefined;
-    const data = existing.data as unknown as SessionEntryData;
-    return data.diagnostics.total > 0 ? cache.readDetails(data.cacheKey).then((d) => d.problems, () => undefined) : [];
+    return existing.data.diagnostics.total > 0 ? cache.readDetails(rendered).then((d) => d.problems, () => undefined) : [];
   });
 
   for (const [i, { source, digest, id, existing, rendered }] of sessions.entries()) {
     const problems = problemsOf[i];
-    if (existing && problems) {
-      const data = existing.data as unknown as SessionEntryData;
-      reporter.report(data, problems, source, true);
-      plan.keep.add(data.cacheKey);
+    if (existing && rendered && problems) {
+      reporter.report(existing.data, problems, source, true);
+      plan.keep.add(rendered);
       reporter.totals.sessions++;
       reporter.totals.reused++;
       continue;
