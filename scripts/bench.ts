@@ -60,8 +60,9 @@ interface BuildFigures {
  * The phases of a build, each starting with the first line Astro or
  * Sessionpress prints for it: Astro starting and bundling Vite's dependencies;
  * the loader (read, redact, model, render, in worker threads); Astro bundling
- * the page templates; Astro writing the pages; the search index; the rest
- * (cleaning the output folder, exiting).
+ * the page templates; Astro writing the pages; Astro finishing and its process
+ * ending; then, in the command that started it, the search index and the rest
+ * (pruning the output folder, the output's digest for the next check).
  */
 const BUILD_PHASES: PhaseMarker[] = [
   { name: 'start', start: /^/ },

@@ -10,14 +10,17 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isVerbose } from '../../src/lib/build/progress.js';
 import { digestTree } from '../../src/lib/fs/tree-digest.js';
 import { createSafeTarget } from '../../src/lib/fs/safe-write.js';
-import { ALWAYS_BUILD_VARIABLE, BUILD_FACTS_VARIABLE, canSkip, siteInputs, SOURCE_DIGESTS_VARIABLE, sourceDigestsRecord, type BuildFolders, type SiteInputs } from '../../src/lib/build/site-inputs.js';
+import { ALWAYS_BUILD_VARIABLE, BUILD_FACTS_VARIABLE, canSkip, FINISH_PLAN_VARIABLE, siteInputs, SOURCE_DIGESTS_VARIABLE, sourceDigestsRecord, type BuildFolders, type SiteInputs } from '../../src/lib/build/site-inputs.js';
 
 const STAMP = 'sessionpress-last-build.json';
 /** Variables that never change what is built (the password is never kept, not even hashed: an encrypted site is always built). */
-const NOT_INPUTS = new Set(['SESSIONPRESS_PASSWORD', BUILD_FACTS_VARIABLE, SOURCE_DIGESTS_VARIABLE, ALWAYS_BUILD_VARIABLE, 'SESSIONPRESS_VERBOSE', 'SESSIONPRESS_REEXEC']);
+const NOT_INPUTS = new Set(['SESSIONPRESS_PASSWORD', FINISH_PLAN_VARIABLE, BUILD_FACTS_VARIABLE, SOURCE_DIGESTS_VARIABLE, ALWAYS_BUILD_VARIABLE, 'SESSIONPRESS_VERBOSE', 'SESSIONPRESS_REEXEC']);
 const FACTS = 'sessionpress-build-facts.json';
+/** Where the build hands over its last steps, run here once Astro's process has ended (src/integrations/finish.ts). */
+const FINISH_PLAN = 'sessionpress-finish-plan.json';
 /** The source files' digests taken here, handed to the loader for the build that follows (then removed). */
 const SOURCE_DIGESTS = 'sessionpress-source-digests.json';
 
@@ -58,6 +61,7 @@ export async function buildUnlessUnchanged(options: BuildOnceOptions): Promise<{
   const stamp = join(stampDir, STAMP);
   const facts = join(stampDir, FACTS);
   const digestsFile = join(stampDir, SOURCE_DIGESTS);
+  const planFile = join(stampDir, FINISH_PLAN);
   const alwaysBuild = always || env[ALWAYS_BUILD_VARIABLE] === '1';
   // The inputs as digested here, before the build starts: the integration takes them as they are when its folders are these.
   let digested: SiteInputs | undefined;
@@ -83,20 +87,39 @@ export async function buildUnlessUnchanged(options: BuildOnceOptions): Promise<{
   await cache.remove(stamp);
   await cache.remove(facts);
   await cache.remove(digestsFile);
-  const buildEnv: Record<string, string> = { [BUILD_FACTS_VARIABLE]: facts };
+  await cache.remove(planFile);
+  const buildEnv: Record<string, string> = { [BUILD_FACTS_VARIABLE]: facts, [FINISH_PLAN_VARIABLE]: planFile };
   if (digested) {
     await cache.writeFile(facts, JSON.stringify(digested));
     // A rebuild: every session file was just read to decide; the loader takes these digests instead of reading them again.
     await cache.writeFile(digestsFile, JSON.stringify(await sourceDigestsRecord(digested.folders.sourceDir, fileDigests)));
     buildEnv[SOURCE_DIGESTS_VARIABLE] = digestsFile;
   }
-  const code = await options.build(buildEnv).finally(() => cache.remove(digestsFile));
+  let code = await options.build(buildEnv).finally(() => cache.remove(digestsFile));
+  if (code === 0) code = await finish(planFile, args, env);
   if (code === 0) {
     const read = await readJson<SiteInputs>(facts);
     const outputs = read && canSkip(read.folders) ? await outputDigest(read.folders.outDir) : undefined;
     if (read && outputs) await cache.writeFile(stamp, `${JSON.stringify({ format: 1, inputs: read, args, cwd, variables, outputs } satisfies LastBuild)}\n`);
   }
   return { code, skipped: false };
+}
+
+/**
+ * Runs the steps the build handed over (the search index, the output folder's
+ * pruning, the encryption) now that Astro's process has ended; 1 when one
+ * fails, with the reason on stderr, as a failing hook would have failed the build.
+ */
+async function finish(planFile: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  try {
+    // Loaded only now: a rebuild that finds nothing changed never needs it (0.2 s and 30 MB of modules).
+    const { finishBuild } = await import('../../src/integrations/finish.js');
+    await finishBuild(planFile, { verbose: isVerbose(args.includes('--verbose') ? 'debug' : undefined, env) });
+    return 0;
+  } catch (err) {
+    process.stderr.write(`The build could not be finished: ${(err as Error).message}\n`);
+    return 1;
+  }
 }
 
 /** A digest of the SESSIONPRESS_* variables that can change what is built, with their values. */

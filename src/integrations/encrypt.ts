@@ -10,6 +10,8 @@ import * as esbuild from 'esbuild';
 import { ARGON2_WORKER, GUARD_SCRIPT, KEYS_FILE, SERVICE_WORKER, UNLOCK_PAGES, UNLOCK_SCRIPT } from '../lib/encrypt/layout.js';
 import { ENCRYPT_CACHE, encryptTree, manifestOf, NO_PASSWORD, PASSWORD_VARIABLE, plainDirOf, siteSecrets } from '../lib/encrypt/site.js';
 import { unlockPage } from '../lib/encrypt/unlock-page.js';
+import type { BuildLogger } from '../lib/build/build-logger.js';
+import type { DeferredFinish, EncryptJob } from '../lib/build/finish-plan.js';
 
 export { ENCRYPT_CACHE, manifestOf, plainDirOf };
 
@@ -23,15 +25,8 @@ const ENTRIES: Array<[string, string]> = [
   [ARGON2_WORKER, 'argon2-worker.ts'],
 ];
 
-export interface EncryptIntegrationOptions {
-  /** The folder the encrypted site is published into (the build's own output folder is the plaintext one in the cache). */
-  outDir: string;
-  /** The cache folder (absolute). */
-  cacheDir: string;
-  /** `site` and `base` of the config: the password's salt (src/lib/encrypt/crypto.ts, `siteSalt`). */
-  site: string | undefined;
-  base: string;
-}
+/** The encrypt integration's options: a job without the plaintext folder, which Astro names when the build is done. */
+export type EncryptIntegrationOptions = Omit<EncryptJob, 'plainDir'>;
 
 /**
  * Publishes the built site encrypted (issue 29): Astro builds the plaintext
@@ -43,31 +38,39 @@ export interface EncryptIntegrationOptions {
  * else `outDir` holds. The browser code is bundled once with esbuild and kept
  * in the cache under a hash of its sources and hash-wasm's version.
  */
-export function encryptIntegration(options: EncryptIntegrationOptions): AstroIntegration {
+export function encryptIntegration(options: EncryptIntegrationOptions, deferred?: DeferredFinish): AstroIntegration {
   return {
     name: 'sessionpress-encrypt',
     hooks: {
       'astro:build:done': async ({ dir, logger }) => {
-        const password = process.env[PASSWORD_VARIABLE];
-        if (!password) throw new Error(NO_PASSWORD);
-        const started = performance.now();
-        const base = options.base.endsWith('/') ? options.base : `${options.base}/`;
-        const secrets = await siteSecrets(password, options.site, base);
-        const derived = performance.now();
-        const scripts = await bundledScripts(join(options.cacheDir, ENCRYPT_CACHE));
-        const unlock = new Map<string, string | Uint8Array>();
-        const page = unlockPage(base);
-        for (const p of UNLOCK_PAGES) unlock.set(p, page);
-        for (const [path] of ENTRIES) unlock.set(path, await readFile(join(scripts, path)));
-        unlock.set(KEYS_FILE, `${JSON.stringify(secrets.slots, null, 1)}\n`);
-        const result = await encryptTree({ plainDir: fileURLToPath(dir), outDir: options.outDir, manifestFile: manifestOf(options.cacheDir), secrets, unlock });
-        const mb = (n: number) => (n / 1e6).toFixed(1);
-        logger.info(
-          `encrypted ${result.files} files into ${options.outDir} (${result.sealed} sealed, ${result.files - result.sealed} unchanged; ${mb(result.plainBytes)} MB → ${mb(result.publishedBytes)} MB; key ${Math.round(derived - started)} ms, files ${Math.round(performance.now() - derived)} ms${result.removed ? `; ${result.removed} old files removed` : ''})`,
-        );
+        const job: EncryptJob = { ...options, plainDir: fileURLToPath(dir) };
+        // A command that finishes the build itself seals the site last, after the index and the pruning (src/integrations/finish.ts).
+        if (deferred) deferred.encrypt = job;
+        else await sealOutput(job, logger);
       },
     },
   };
+}
+
+/** Seals every file of `job.plainDir` into `job.outDir`, with the unlock page and the browser code beside them (see `encryptIntegration`). */
+export async function sealOutput(job: EncryptJob, logger: BuildLogger): Promise<void> {
+  const password = process.env[PASSWORD_VARIABLE];
+  if (!password) throw new Error(NO_PASSWORD);
+  const started = performance.now();
+  const base = job.base.endsWith('/') ? job.base : `${job.base}/`;
+  const secrets = await siteSecrets(password, job.site, base);
+  const derived = performance.now();
+  const scripts = await bundledScripts(join(job.cacheDir, ENCRYPT_CACHE));
+  const unlock = new Map<string, string | Uint8Array>();
+  const page = unlockPage(base);
+  for (const p of UNLOCK_PAGES) unlock.set(p, page);
+  for (const [path] of ENTRIES) unlock.set(path, await readFile(join(scripts, path)));
+  unlock.set(KEYS_FILE, `${JSON.stringify(secrets.slots, null, 1)}\n`);
+  const result = await encryptTree({ plainDir: job.plainDir, outDir: job.outDir, manifestFile: manifestOf(job.cacheDir), secrets, unlock });
+  const mb = (n: number) => (n / 1e6).toFixed(1);
+  logger.info(
+    `encrypted ${result.files} files into ${job.outDir} (${result.sealed} sealed, ${result.files - result.sealed} unchanged; ${mb(result.plainBytes)} MB → ${mb(result.publishedBytes)} MB; key ${Math.round(derived - started)} ms, files ${Math.round(performance.now() - derived)} ms${result.removed ? `; ${result.removed} old files removed` : ''})`,
+  );
 }
 
 /** The folder of the bundled browser code for the current sources (built when missing). */

@@ -3,10 +3,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
+import type { AstroIntegration } from 'astro';
 // Imported up front: a dynamic import inside a hook goes through Vite's module runner, which
 // Astro may already have closed by the time `astro:build:done` runs.
 import * as pagefind from 'pagefind';
+import type { BuildLogger } from '../lib/build/build-logger.js';
+import type { DeferredFinish, SearchIndexJob } from '../lib/build/finish-plan.js';
 import { collectGarbage } from '../lib/build/heap-growth.js';
 import { createProgress, isInteractive, PROGRESS_LABEL } from '../lib/build/progress.js';
 import type { OutputLedger } from '../lib/fs/output-ledger.js';
@@ -25,6 +27,8 @@ export interface PagefindIntegrationOptions {
   prefix: string;
   /** The route patterns of our pages: only they are indexed, never a host site's own pages. */
   routes: string[];
+  /** Set when the command that started the build finishes it once Astro's process has ended (src/integrations/finish.ts): the index is handed over, not built here. */
+  deferred?: DeferredFinish;
 }
 
 interface SearchPage {
@@ -84,97 +88,113 @@ export function pagefindIntegration(options: PagefindIntegrationOptions): AstroI
         cacheDir = join(fileURLToPath(config.cacheDir), 'sessionpress-pagefind');
       },
       'astro:build:done': async ({ dir, assets, logger }) => {
-        const started = performance.now();
         const outDir = join(fileURLToPath(dir), options.prefix).replace(/[\\/]$/, '');
-        const version = await pagefindVersion();
         // The pages of our routes this build produced (rendered or reused), not whatever the kept output folder holds.
         const ours = new Set(options.routes);
         const html = [...assets].filter(([route]) => ours.has(route)).flatMap(([, urls]) => urls.map((u) => fileURLToPath(u))).filter((f) => f.endsWith('.html'));
-        const pages = await searchablePages(outDir, html);
-        const total = pages.reduce((n, p) => n + p.bytes, 0);
-        const count = shardCount(total, options.shardBytes);
-        const groups = Array.from({ length: count }, () => [] as SearchPage[]);
-        const spread = oversizedSessions(pages, options.shardBytes);
-        for (const p of pages) groups[shardOf(p.rel, count, spread)].push(p);
-        // Bundles are numbered over the shards that have pages; a site with nothing searchable still
-        // gets one (empty) bundle, so the search box answers "no results" instead of failing.
-        const shards = groups.filter((g) => g.length > 0);
-        if (!shards.length) shards.push([]);
-
-        const digests = shards.map((list) =>
-          createHash('sha256').update(JSON.stringify([SHARD_FORMAT, version, count, EXCLUDE_SELECTORS, list.map((p) => [p.rel, p.sha])])).digest('hex').slice(0, 24),
-        );
-        // dates.json is written last: a shard whose build was cut short is built again.
-        const isCached = (digest: string) => existsSync(join(cacheDir, digest, 'dates.json'));
-        const stale = shards.filter((_, i) => !isCached(digests[i]));
-        if (stale.length) {
-          logger.info(`building the search index (${pages.length} pages, ${(total / 1e6).toFixed(1)} MB${shards.length > 1 ? `, ${stale.length} of ${shards.length} shards` : ''})…`);
-          // This process now mostly waits on pagefind's: what the pages left on its heap goes first (heap-growth.ts).
-          const heap = collectGarbage();
-          const mb = (n: number) => (n / 1e6).toFixed(0);
-          logger.debug(
-            `heap before the search index: ${mb(heap.before)} MB used, ${mb(heap.after)} MB alive; ${mb(heap.committedBefore)} → ${mb(heap.committedAfter)} MB held after ${heap.rounds} round(s) in ${heap.ms.toFixed(0)} ms; process ${mb(heap.rssBefore)} → ${mb(heap.rssAfter)} MB`,
-          );
-        }
-        let dates: Array<Record<string, string>>;
-        const progress = createProgress(logger.fork(`${logger.label}${PROGRESS_LABEL}`), isInteractive());
-        let builtSoFar = 0;
-        try {
-          // One shard at a time: pagefind already reads and parses a shard's pages on every core, so a second
-          // shard beside it took as long (two shards of 77 MB of HTML: 19.5 s at once, 20.4 s one after the
-          // other) and only added its memory (pagefind's process: 1,485 MB against 1,085 MB).
-          dates = await mapLimit(shards, 1, async (list, i): Promise<Record<string, string>> => {
-            const cached = join(cacheDir, digests[i]);
-            const target = join(outDir, bundleDir(i));
-            if (isCached(digests[i])) {
-              // The output folder is kept between builds: a bundle left there may hold pages since removed,
-              // unless it is this very bundle, linked there by the last build.
-              if (!(await isLinkedTree(join(cached, 'bundle'), target, (name) => name === SEARCH_MANIFEST))) {
-                await rm(target, { recursive: true, force: true });
-                await copyTree(join(cached, 'bundle'), target);
-              }
-              return JSON.parse(await readFile(join(cached, 'dates.json'), 'utf8'));
-            }
-            await indexShard(outDir, list, target, logger);
-            progress(`search index: ${++builtSoFar} of ${stale.length} shards built`);
-            await rm(cached, { recursive: true, force: true });
-            await copyTree(target, join(cached, 'bundle'));
-            // Kept for every shard, so a shard cached while it was the only one still serves when others appear.
-            const found = await fragmentDates(target);
-            await writeFile(join(cached, 'dates.json'), JSON.stringify(found));
-            return found;
-          });
-        } finally {
-          await pagefind.close();
-        }
-        const manifest: SearchManifest = {
-          pages: pages.length,
-          shards: shards.slice(1).map((_, i) => `${bundleDir(i + 1)}/`),
-          // Only merged shards need the dates (a single index sorts by date itself).
-          dates: shards.length > 1 ? Object.assign({}, ...dates) : {},
-        };
-        // Bundles of shards this build no longer has (the output folder is kept between builds).
-        const bundles = dirname(join(outDir, bundleDir(0)));
-        for (const name of await readdir(bundles)) {
-          const n = /^pagefind(?:-(\d+))?$/.exec(name);
-          if (n && Number(n[1] ?? 1) > shards.length) await rm(join(bundles, name), { recursive: true, force: true });
-        }
-        const keep = new Set(digests);
-        const built = stale.length;
-        const indexed = stale.reduce((n, list) => n + list.length, 0);
-        await writeFile(join(outDir, bundleDir(0), SEARCH_MANIFEST), JSON.stringify(manifest));
-        // Each bundle folder now holds exactly one shard's files (written, copied, or checked link by link).
-        for (let i = 0; i < shards.length; i++) await options.ledger.addTree(join(outDir, bundleDir(i)));
-        // The cache keeps the shards of this build only.
-        if (existsSync(cacheDir)) for (const name of await readdir(cacheDir)) if (!keep.has(name)) await rm(join(cacheDir, name), { recursive: true, force: true });
-
-        const secs = ((performance.now() - started) / 1000).toFixed(1);
-        if (!built) logger.info(`pages unchanged; reused the search index${shards.length > 1 ? ` (${shards.length} shards)` : ''} in ${secs}s`);
-        else if (shards.length === 1) logger.info(`indexed ${indexed} pages in ${secs}s`);
-        else logger.info(`indexed ${indexed} of ${pages.length} pages in ${secs}s: ${built} of ${shards.length} shards rebuilt, the others reused`);
+        const job: SearchIndexJob = { outDir, html, cacheDir, shardBytes: options.shardBytes };
+        // A command that finishes the build itself (src/integrations/finish.ts) indexes once Astro's process has ended.
+        if (options.deferred) options.deferred.search = job;
+        else await indexSearchPages(job, options.ledger, logger, true);
       },
     },
   };
+}
+
+/**
+ * Builds the search index of `job.html` into `job.outDir` (see
+ * `pagefindIntegration`), reusing cached shards, and records the bundles'
+ * files in the ledger. `inAstro`: run by the hook, beside Astro's heap, which
+ * is compacted first.
+ */
+export async function indexSearchPages(job: SearchIndexJob, ledger: OutputLedger, logger: BuildLogger, inAstro = false): Promise<void> {
+  const { outDir, cacheDir } = job;
+  const started = performance.now();
+  const version = await pagefindVersion();
+  const pages = await searchablePages(outDir, job.html);
+  const total = pages.reduce((n, p) => n + p.bytes, 0);
+  const count = shardCount(total, job.shardBytes);
+  const groups = Array.from({ length: count }, () => [] as SearchPage[]);
+  const spread = oversizedSessions(pages, job.shardBytes);
+  for (const p of pages) groups[shardOf(p.rel, count, spread)].push(p);
+  // Bundles are numbered over the shards that have pages; a site with nothing searchable still
+  // gets one (empty) bundle, so the search box answers "no results" instead of failing.
+  const shards = groups.filter((g) => g.length > 0);
+  if (!shards.length) shards.push([]);
+
+  const digests = shards.map((list) =>
+    createHash('sha256').update(JSON.stringify([SHARD_FORMAT, version, count, EXCLUDE_SELECTORS, list.map((p) => [p.rel, p.sha])])).digest('hex').slice(0, 24),
+  );
+  // dates.json is written last: a shard whose build was cut short is built again.
+  const isCached = (digest: string) => existsSync(join(cacheDir, digest, 'dates.json'));
+  const stale = shards.filter((_, i) => !isCached(digests[i]));
+  if (stale.length) {
+    logger.info(`building the search index (${pages.length} pages, ${(total / 1e6).toFixed(1)} MB${shards.length > 1 ? `, ${stale.length} of ${shards.length} shards` : ''})…`);
+  }
+  if (stale.length && inAstro) {
+    // Astro's process now mostly waits on pagefind's: what the pages left on its heap goes first (heap-growth.ts).
+    const heap = collectGarbage();
+    const mb = (n: number) => (n / 1e6).toFixed(0);
+    logger.debug(
+      `heap before the search index: ${mb(heap.before)} MB used, ${mb(heap.after)} MB alive; ${mb(heap.committedBefore)} → ${mb(heap.committedAfter)} MB held after ${heap.rounds} round(s) in ${heap.ms.toFixed(0)} ms; process ${mb(heap.rssBefore)} → ${mb(heap.rssAfter)} MB`,
+    );
+  }
+  let dates: Array<Record<string, string>>;
+  const progress = createProgress(logger.fork(`${logger.label}${PROGRESS_LABEL}`), isInteractive());
+  let builtSoFar = 0;
+  try {
+    // One shard at a time: pagefind already reads and parses a shard's pages on every core, so a second
+    // shard beside it took as long (two shards of 77 MB of HTML: 19.5 s at once, 20.4 s one after the
+    // other) and only added its memory (pagefind's process: 1,485 MB against 1,085 MB).
+    dates = await mapLimit(shards, 1, async (list, i): Promise<Record<string, string>> => {
+      const cached = join(cacheDir, digests[i]);
+      const target = join(outDir, bundleDir(i));
+      if (isCached(digests[i])) {
+        // The output folder is kept between builds: a bundle left there may hold pages since removed,
+        // unless it is this very bundle, linked there by the last build.
+        if (!(await isLinkedTree(join(cached, 'bundle'), target, (name) => name === SEARCH_MANIFEST))) {
+          await rm(target, { recursive: true, force: true });
+          await copyTree(join(cached, 'bundle'), target);
+        }
+        return JSON.parse(await readFile(join(cached, 'dates.json'), 'utf8'));
+      }
+      await indexShard(outDir, list, target, logger);
+      progress(`search index: ${++builtSoFar} of ${stale.length} shards built`);
+      await rm(cached, { recursive: true, force: true });
+      await copyTree(target, join(cached, 'bundle'));
+      // Kept for every shard, so a shard cached while it was the only one still serves when others appear.
+      const found = await fragmentDates(target);
+      await writeFile(join(cached, 'dates.json'), JSON.stringify(found));
+      return found;
+    });
+  } finally {
+    await pagefind.close();
+  }
+  const manifest: SearchManifest = {
+    pages: pages.length,
+    shards: shards.slice(1).map((_, i) => `${bundleDir(i + 1)}/`),
+    // Only merged shards need the dates (a single index sorts by date itself).
+    dates: shards.length > 1 ? Object.assign({}, ...dates) : {},
+  };
+  // Bundles of shards this build no longer has (the output folder is kept between builds).
+  const bundles = dirname(join(outDir, bundleDir(0)));
+  for (const name of await readdir(bundles)) {
+    const n = /^pagefind(?:-(\d+))?$/.exec(name);
+    if (n && Number(n[1] ?? 1) > shards.length) await rm(join(bundles, name), { recursive: true, force: true });
+  }
+  const keep = new Set(digests);
+  const built = stale.length;
+  const indexed = stale.reduce((n, list) => n + list.length, 0);
+  await writeFile(join(outDir, bundleDir(0), SEARCH_MANIFEST), JSON.stringify(manifest));
+  // Each bundle folder now holds exactly one shard's files (written, copied, or checked link by link).
+  for (let i = 0; i < shards.length; i++) await ledger.addTree(join(outDir, bundleDir(i)));
+  // The cache keeps the shards of this build only.
+  if (existsSync(cacheDir)) for (const name of await readdir(cacheDir)) if (!keep.has(name)) await rm(join(cacheDir, name), { recursive: true, force: true });
+
+  const secs = ((performance.now() - started) / 1000).toFixed(1);
+  if (!built) logger.info(`pages unchanged; reused the search index${shards.length > 1 ? ` (${shards.length} shards)` : ''} in ${secs}s`);
+  else if (shards.length === 1) logger.info(`indexed ${indexed} pages in ${secs}s`);
+  else logger.info(`indexed ${indexed} of ${pages.length} pages in ${secs}s: ${built} of ${shards.length} shards rebuilt, the others reused`);
 }
 
 /**
@@ -206,7 +226,7 @@ const GLOB_SAFE = /^[A-Za-z0-9_/-][A-Za-z0-9._/-]*$/;
  * escaping is sent as text instead. Every page must be indexed: a count that
  * differs fails the build rather than leaving pages out of search.
  */
-async function indexShard(outDir: string, list: SearchPage[], target: string, logger: AstroIntegrationLogger): Promise<void> {
+async function indexShard(outDir: string, list: SearchPage[], target: string, logger: BuildLogger): Promise<void> {
   const { index, errors } = await pagefind.createIndex({ excludeSelectors: EXCLUDE_SELECTORS });
   if (!index || errors.length) throw new Error(`pagefind could not start: ${errors.join('; ')}`);
   try {

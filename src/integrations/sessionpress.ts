@@ -8,11 +8,13 @@ import { isInteractive, isVerbose } from '../lib/build/progress.js';
 import { checkIntegrationOptions, ConfigError, loadConfig, type SessionpressConfig, type SessionpressOptions, type SiteConfig } from '../schemas/config.js';
 import { createOutputLedger } from '../lib/fs/output-ledger.js';
 import { createSafeTarget } from '../lib/fs/safe-write.js';
-import { BUILD_FACTS_VARIABLE, siteInputs, type SiteInputs } from '../lib/build/site-inputs.js';
+import type { DeferredFinish } from '../lib/build/finish-plan.js';
+import { BUILD_FACTS_VARIABLE, FINISH_PLAN_VARIABLE, siteInputs, type SiteInputs } from '../lib/build/site-inputs.js';
 import { prestartSessionPool } from '../lib/build/worker-pool.js';
 import { watchHeapGrowth } from '../lib/build/heap-growth.js';
 import { NO_PASSWORD, PASSWORD_VARIABLE } from '../lib/encrypt/site.js';
 import { encryptIntegration, plainDirOf } from './encrypt.js';
+import { finishPlanIntegration } from './finish.js';
 import { lazyHighlightIntegration } from './lazy-highlight.js';
 import { outDirIntegration } from './out-dir.js';
 import { pagefindIntegration } from './pagefind.js';
@@ -66,12 +68,17 @@ export function sessionpress(options: SessionpressOptions = {}): AstroIntegratio
         // An encrypted site (issue 29) is built in plaintext into the cache, then sealed into the output folder
         // by the encrypt integration, which comes after every other one. Only `build` encrypts: `dev` serves
         // the plaintext site on this machine, `preview` serves the encrypted output folder as it is.
-        const encrypt = user.encrypt && command === 'build' ? encryptOutput(config.outDir, cacheDir, user, standalone) : undefined;
+        // A command that started this build in a process of its own finishes it once that process has ended: the
+        // search index, the pruning and the encryption are handed over in a file instead of run here (finish.ts).
+        const planFile = standalone && command === 'build' ? process.env[FINISH_PLAN_VARIABLE] : undefined;
+        const deferred: DeferredFinish | undefined = planFile ? {} : undefined;
+        const encrypt = user.encrypt && command === 'build' ? encryptOutput(config.outDir, cacheDir, user, standalone, deferred) : undefined;
         const integrations = [
-          pagefindIntegration({ shardBytes: user.search.shardSizeMB * 1e6, ledger, prefix: user.prefix, routes: routes.map((r) => r.pattern) }),
+          pagefindIntegration({ shardBytes: user.search.shardSizeMB * 1e6, ledger, prefix: user.prefix, routes: routes.map((r) => r.pattern), deferred }),
           lazyHighlightIntegration(ledger, user.prefix),
-          ...(standalone ? [outDirIntegration(ledger)] : []),
+          ...(standalone ? [outDirIntegration(ledger, deferred)] : []),
           ...(encrypt ? [encrypt.integration] : []),
+          ...(planFile && deferred ? [finishPlanIntegration(deferred, ledger, planFile)] : []),
         ];
         updateConfig({
           ...(user.site !== config.site ? { site: user.site } : {}),
@@ -124,7 +131,7 @@ function standaloneSettings(cacheDir: string) {
  * into instead of `outDir`. Stops with one line when the password is missing, or when the site is a host
  * site's (its own pages and output folder are not ours to encrypt or move).
  */
-function encryptOutput(outDir: URL, cacheDir: string, user: SessionpressConfig, standalone: boolean) {
+function encryptOutput(outDir: URL, cacheDir: string, user: SessionpressConfig, standalone: boolean, deferred: DeferredFinish | undefined) {
   if (!standalone) stop('sessionpress: "encrypt" needs a Sessionpress site of its own (the command line, or sessionpress({ standalone: true })); a host site publishes its own pages.');
   if (!process.env[PASSWORD_VARIABLE]) stop(NO_PASSWORD);
   const target = fileURLToPath(outDir).replace(/[\\/]$/, '');
@@ -132,7 +139,7 @@ function encryptOutput(outDir: URL, cacheDir: string, user: SessionpressConfig, 
   // The output folder is emptied of whatever the encryption did not write: it must not hold the cache, nor lie inside it.
   const inside = (a: string, b: string) => a === b || a.startsWith(`${b}${sep}`);
   if (inside(plainDir, target) || inside(target, cacheDir)) stop(`sessionpress: the output folder of an encrypted site (${target}) and the cache folder (${cacheDir}) must not contain each other.`);
-  return { plainDir, integration: encryptIntegration({ outDir: target, cacheDir, site: user.site, base: user.base }) };
+  return { plainDir, integration: encryptIntegration({ outDir: target, cacheDir, site: user.site, base: user.base }, deferred) };
 }
 
 /** One line on stderr and exit code 1: a setting the user must fix before anything is built. */

@@ -91,6 +91,10 @@ describe('site built from the real corpus', () => {
     expect(run.log).not.toContain('├─');
     expect(run.log).toMatch(/\[sessionpress\] \d+ pages: \d+ rendered, 0 reused from the last build/);
     expect(run.log).toMatch(/\[sessionpress-pagefind\] indexed \d+ pages/);
+    // The index is built once Astro's build has completed and its process, with all it held, has ended.
+    const complete = lines.findIndex((l) => /\[build\] Complete!/.test(l));
+    expect(complete).toBeGreaterThan(-1);
+    expect(lines.findIndex((l) => /\[sessionpress-pagefind\] indexed/.test(l))).toBeGreaterThan(complete);
     expect(run.log).toContain(`every one is in ${join(`${out}-cache`, 'problems.txt')}`);
     const counts = new Map<string, number>();
     for (const l of problemLines(out)) {

@@ -16,6 +16,14 @@ const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
  * the output's digest so that a rebuild with nothing changed need not start Astro.
  */
 export const BUILD_FACTS_VARIABLE = 'SESSIONPRESS_BUILD_FACTS';
+
+/**
+ * Set by the same commands, which start Astro's build in a process of its own:
+ * the file the build hands its last steps over in (src/integrations/finish.ts).
+ * Here, not there, so that a command that finds nothing changed never loads
+ * what finishing a build needs (pagefind's API, esbuild, Astro's logger).
+ */
+export const FINISH_PLAN_VARIABLE = 'SESSIONPRESS_FINISH_PLAN';
 /**
  * Where the command that starts a build leaves the content digest of every
  * file below the source, taken to decide whether to build at all, so that the

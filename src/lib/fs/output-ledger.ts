@@ -19,6 +19,8 @@ export interface OutputLedger {
   has(file: string): boolean;
   /** How many files were recorded. */
   readonly size: number;
+  /** Every file recorded (absolute paths): what a build finished by another process hands over (src/integrations/finish.ts). */
+  files(): string[];
   /** Forgets everything: a new build starts. */
   clear(): void;
 }
@@ -38,6 +40,7 @@ export function createOutputLedger(): OutputLedger {
     get size() {
       return files.size;
     },
+    files: () => [...files],
     clear: () => files.clear(),
   };
 }

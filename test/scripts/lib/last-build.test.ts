@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildUnlessUnchanged } from '../../../scripts/lib/last-build.js';
-import { BUILD_FACTS_VARIABLE, readSourceDigests, siteInputs, SOURCE_DIGESTS_VARIABLE, type BuildFolders } from '../../../src/lib/build/site-inputs.js';
+import { BUILD_FACTS_VARIABLE, FINISH_PLAN_VARIABLE, readSourceDigests, siteInputs, SOURCE_DIGESTS_VARIABLE, type BuildFolders } from '../../../src/lib/build/site-inputs.js';
 import { digestFilesInside } from '../../../src/lib/fs/tree-digest.js';
 
 const made: string[] = [];
@@ -33,6 +33,8 @@ function project(extra: Partial<BuildFolders> = {}) {
   const handed: Array<Record<string, string | undefined> | undefined> = [];
   const lines: string[] = [];
   let result = 0;
+  /** What each build hands over for the command to finish with (src/integrations/finish.ts), if anything. */
+  let handOver: ((planFile: string) => void) | undefined;
   const run = (env: NodeJS.ProcessEnv = {}, args: string[] = ['--outDir', folders.outDir], always = false) =>
     buildUnlessUnchanged({
       stampDir: folders.cacheDir,
@@ -51,10 +53,11 @@ function project(extra: Partial<BuildFolders> = {}) {
         writeFileSync(vars[BUILD_FACTS_VARIABLE], JSON.stringify(await siteInputs(folders)));
         mkdirSync(folders.outDir, { recursive: true });
         writeFileSync(join(folders.outDir, 'index.html'), '<p>site</p>');
+        handOver?.(vars[FINISH_PLAN_VARIABLE]);
         return result;
       },
     });
-  return { folders, builds, given, handed, lines, run, fail: (code: number) => (result = code) };
+  return { folders, builds, given, handed, lines, run, fail: (code: number) => (result = code), handOver: (write: typeof handOver) => (handOver = write) };
 }
 
 describe('buildUnlessUnchanged', () => {
@@ -157,5 +160,29 @@ describe('buildUnlessUnchanged', () => {
     symlinkSync('/etc/hostname', join(p.folders.outDir, 'planted'));
     await p.run();
     expect(p.builds).toHaveLength(2);
+  });
+
+  it('finishes a build that handed over its last steps after it has ended, before the output is recorded, and records nothing when they fail', async () => {
+    const p = project();
+    const stray = join(p.folders.outDir, 'stray.html');
+    const state = join(p.folders.cacheDir, 'out-dir.json');
+    p.handOver((plan) => {
+      writeFileSync(stray, 'left by an earlier build');
+      writeFileSync(plan, JSON.stringify({ format: 1, ledger: [join(p.folders.outDir, 'index.html')], outDir: { root: p.folders.outDir, stateFile: state, outDir: p.folders.outDir } }));
+    });
+    expect(await p.run()).toMatchObject({ code: 0, skipped: false });
+    expect(existsSync(stray)).toBe(false);
+    expect(existsSync(state)).toBe(true);
+    // The output was recorded as the finished build left it: the next run has nothing to do.
+    p.handOver(undefined);
+    expect(await p.run()).toMatchObject({ code: 0, skipped: true });
+
+    // A step that fails fails the build: nothing is recorded, and the next run builds.
+    const q = project();
+    q.handOver((plan) => writeFileSync(plan, JSON.stringify({ format: 1, ledger: [], search: { outDir: q.folders.outDir, html: [join(q.folders.outDir, 'missing.html')], cacheDir: join(q.folders.cacheDir, 'pf'), shardBytes: 1e6 } })));
+    expect(await q.run()).toMatchObject({ code: 1, skipped: false });
+    q.handOver(undefined);
+    expect(await q.run()).toMatchObject({ code: 0, skipped: false });
+    expect(q.builds).toHaveLength(2);
   });
 });
