@@ -64,14 +64,20 @@ export async function main(argv: string[], deps: BuildDeps = {}): Promise<number
         return 1;
       }
       site = { outDir: project.outDir, sourceDir: project.config.sourceDir, encrypt: project.config.encrypt };
-      const build = deps.build ?? (await import('astro')).build;
+      const force = values.force ?? false;
+      if (!deps.build) {
+        // Astro builds in a process of its own, so that what it held is gone before the steps this command
+        // finishes the build with (the search index above all) start (scripts/lib/build-child.ts).
+        const { buildInChild } = await import('./lib/build-child.js');
+        const { integrations: _, ...astro } = project.astro;
+        return buildInChild({ astro, integration: project.integration, force }, process.cwd(), env);
+      }
       // The integration runs in this process and reads its variables here.
       Object.assign(process.env, env);
       try {
-        await build({ ...project.astro, force: values.force ?? false });
+        await deps.build({ ...project.astro, force });
         return 0;
       } catch (err) {
-        // Astro has logged what went wrong, with its own hints.
         out(`The build failed: ${(err as Error).message}`);
         return 1;
       } finally {

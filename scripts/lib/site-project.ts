@@ -13,7 +13,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroInlineConfig } from 'astro';
 import { sessionpress } from '../../src/integrations/sessionpress.js';
-import { loadConfig, type SessionpressConfig } from '../../src/schemas/config.js';
+import { loadConfig, type SessionpressConfig, type SessionpressOptions } from '../../src/schemas/config.js';
 import { DEFAULT_CACHE, DEFAULT_OUT } from './site-options.js';
 
 /** The package's own folder (this file is scripts/lib/site-project.ts). */
@@ -35,6 +35,8 @@ export interface SiteArgs {
 
 export interface SiteProject {
   astro: AstroInlineConfig;
+  /** The integration's options in `astro` (plain data): what a build in a process of its own makes it from (scripts/lib/build-child.ts). */
+  integration: SessionpressOptions;
   config: SessionpressConfig;
   outDir: string;
   /** The cache folder (`--cache`): what a rebuild reuses, and the project Astro builds. */
@@ -65,6 +67,7 @@ export async function siteProject(args: SiteArgs, env: NodeJS.ProcessEnv = proce
   await mkdir(join(root, 'src', 'pages'), { recursive: true });
   await linkModules(root);
   const { sourceDir, configFile: _file, prefix, ...fields } = config;
+  const integration: SessionpressOptions = { ...fields, source: sourceDir, prefix: `/${prefix}`, standalone: true };
   // Astro resolves some paths from the working folder: the server chunks it runs to render the pages go
   // below it (or into the output folder when that is inside it), and import npm packages Node must find
   // there. The project's root, with its linked node_modules, is that folder; every path above is absolute.
@@ -74,12 +77,13 @@ export async function siteProject(args: SiteArgs, env: NodeJS.ProcessEnv = proce
     outDir,
     cache,
     cwd,
+    integration,
     astro: {
       root,
       configFile: false,
       outDir,
       cacheDir: join(cache, 'astro'),
-      integrations: [sessionpress({ ...fields, source: sourceDir, prefix: `/${prefix}`, standalone: true })],
+      integrations: [sessionpress(integration)],
       // The dev server serves the package's files (pages, scripts) and its dependencies from outside the root.
       vite: { server: { fs: { allow: [root, ...packageFolders()] } } },
     },

@@ -1,0 +1,55 @@
+/**
+ * Astro's build for `sessionpress build`, in a process of its own. The command
+ * (scripts/build.ts) prepares the project and starts this with it as JSON;
+ * the steps after Astro's (the search index, the output folder's pruning, the
+ * encryption) are handed back in a file and run by the command once this
+ * process, and everything Astro and Vite's bundler held in it, have gone
+ * (src/integrations/finish.ts). The template's `npm run build` starts Astro's
+ * own command line the same way.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { AstroInlineConfig } from 'astro';
+import type { SessionpressOptions } from '../../src/schemas/config.js';
+
+/** What the build process is given: the inline config without its integration, and the integration's options. */
+export interface ChildBuild {
+  astro: Omit<AstroInlineConfig, 'integrations'>;
+  integration: SessionpressOptions;
+  force: boolean;
+}
+
+const REGISTER = fileURLToPath(new URL('../../bin/register-typescript.mjs', import.meta.url));
+const SELF = fileURLToPath(import.meta.url);
+
+/**
+ * Runs the build in a new Node process (this same Node, with its flags), in
+ * `cwd` (the project's root, as Astro expects), with this environment plus
+ * `env`; resolves to its exit code. Its output is this process's.
+ */
+export function buildInChild(job: ChildBuild, cwd: string, env: Record<string, string>): Promise<number> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [...process.execArgv, '--import', REGISTER, SELF, JSON.stringify(job)], { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('error', (err) => {
+      console.log(`The build failed: could not start Node (${err.message})`);
+      done(1);
+    });
+    child.on('close', (status, signal) => done(status ?? (signal ? 1 : 0)));
+  });
+}
+
+if (process.argv[1] === SELF) {
+  const job = JSON.parse(process.argv[2]) as ChildBuild;
+  const [{ build }, { sessionpress }] = await Promise.all([import('astro'), import('../../src/integrations/sessionpress.js')]);
+  let code = 0;
+  try {
+    await build({ ...job.astro, integrations: [sessionpress(job.integration)], force: job.force });
+  } catch (err) {
+    // Astro has logged what went wrong, with its own hints.
+    console.log(`The build failed: ${(err as Error).message}`);
+    code = 1;
+  }
+  process.exitCode = code;
+  // A handle some library left open must not keep a finished build waiting.
+  setTimeout(() => process.exit(code), 2000).unref();
+}
