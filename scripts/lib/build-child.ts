@@ -1,11 +1,13 @@
 /**
  * Astro's build for `sessionpress build`, in a process of its own. The command
- * (scripts/build.ts) prepares the project and starts this with it as JSON;
- * the steps after Astro's (the search index, the output folder's pruning, the
- * encryption) are handed back in a file and run by the command once this
- * process, and everything Astro and Vite's bundler held in it, have gone
- * (src/integrations/finish.ts). The template's `npm run build` starts Astro's
- * own command line the same way.
+ * (scripts/build.ts) prepares the project and sends it to this process over
+ * Node's IPC channel: not as an argument, which Linux caps at 128 KiB and `ps`
+ * shows every user, nor as a file, as the config's redaction lists hold
+ * personal strings. The steps after Astro's (the search index, the output
+ * folder's pruning, the encryption) are handed back in a file and run by the
+ * command once this process, and everything Astro and Vite's bundler held in
+ * it, have gone (src/integrations/finish.ts). The template's `npm run build`
+ * starts Astro's own command line the same way.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +31,9 @@ const SELF = fileURLToPath(import.meta.url);
  */
 export function buildInChild(job: ChildBuild, cwd: string, env: Record<string, string>): Promise<number> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [...process.execArgv, '--import', REGISTER, SELF, JSON.stringify(job)], { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [...process.execArgv, '--import', REGISTER, SELF], { cwd, stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } });
+    // A process that could not start says so through 'error' below.
+    child.send(job, () => {});
     child.on('error', (err) => {
       console.log(`The build failed: could not start Node (${err.message})`);
       done(1);
@@ -38,8 +42,10 @@ export function buildInChild(job: ChildBuild, cwd: string, env: Record<string, s
   });
 }
 
-if (process.argv[1] === SELF) {
-  const job = JSON.parse(process.argv[2]) as ChildBuild;
+if (process.argv[1] === SELF && process.send) {
+  const job = await new Promise<ChildBuild>((take) => process.once('message', (message) => take(message as ChildBuild)));
+  // The channel is done with: left open, it would keep this process alive after the build.
+  process.disconnect();
   const [{ build }, { sessionpress }] = await Promise.all([import('astro'), import('../../src/integrations/sessionpress.js')]);
   let code = 0;
   try {
