@@ -35,6 +35,8 @@ function project(extra: Partial<BuildFolders> = {}) {
   let result = 0;
   /** What each build hands over for the command to finish with (src/integrations/finish.ts), if anything. */
   let handOver: ((planFile: string) => void) | undefined;
+  /** The source's size the build reports, when not the small source's own. */
+  let reportedBytes: number | undefined;
   const run = (env: NodeJS.ProcessEnv = {}, args: string[] = ['--outDir', folders.outDir], always = false) =>
     buildUnlessUnchanged({
       stampDir: folders.cacheDir,
@@ -50,14 +52,15 @@ function project(extra: Partial<BuildFolders> = {}) {
         handed.push(known && Object.fromEntries(['-home-u-p/s.jsonl', '-home-u-p/t.jsonl'].map((rel) => [rel, known.get(rel)])));
         // What the integration does before the loader reads anything, then the pages.
         mkdirSync(folders.cacheDir, { recursive: true });
-        writeFileSync(vars[BUILD_FACTS_VARIABLE], JSON.stringify(await siteInputs(folders)));
+        const inputs = await siteInputs(folders);
+        writeFileSync(vars[BUILD_FACTS_VARIABLE], JSON.stringify({ ...inputs, sourceBytes: reportedBytes ?? inputs.sourceBytes }));
         mkdirSync(folders.outDir, { recursive: true });
         writeFileSync(join(folders.outDir, 'index.html'), '<p>site</p>');
         handOver?.(vars[FINISH_PLAN_VARIABLE]);
         return result;
       },
     });
-  return { folders, builds, given, handed, lines, run, fail: (code: number) => (result = code), handOver: (write: typeof handOver) => (handOver = write) };
+  return { folders, builds, given, handed, lines, run, fail: (code: number) => (result = code), handOver: (write: typeof handOver) => (handOver = write), reportSize: (bytes: number) => (reportedBytes = bytes) };
 }
 
 describe('buildUnlessUnchanged', () => {
@@ -184,5 +187,29 @@ describe('buildUnlessUnchanged', () => {
     q.handOver(undefined);
     expect(await q.run()).toMatchObject({ code: 0, skipped: false });
     expect(q.builds).toHaveLength(2);
+  });
+
+  it("has the build give the bundler's memory back (MIMALLOC_PURGE_DELAY=0) on a first build and after a large source's, not after a small one's, never over the user's setting", async () => {
+    const p = project();
+    const purge = (i: number) => p.builds[i].MIMALLOC_PURGE_DELAY;
+    // A first build does not know the source's size yet.
+    await p.run({}, undefined, true);
+    expect(purge(0)).toBe('0');
+    // The bench corpus's size (264 MB): the peak is the loader's, before any bundling.
+    p.reportSize(264e6);
+    await p.run({}, undefined, true);
+    await p.run({}, undefined, true);
+    expect(purge(2)).toBeUndefined();
+    // Four times that, as the last build reported it.
+    p.reportSize(4 * 264e6);
+    await p.run({}, undefined, true);
+    await p.run({}, undefined, true);
+    expect(purge(4)).toBe('0');
+    // The user's own value is the process's already: nothing is set over it.
+    await p.run({ MIMALLOC_PURGE_DELAY: '10' }, undefined, true);
+    expect(purge(5)).toBeUndefined();
+    // A record from another build's arguments still tells the size.
+    await p.run({}, ['--outDir', p.folders.outDir, '--verbose']);
+    expect(purge(6)).toBe('0');
   });
 });
