@@ -5,6 +5,7 @@
  * Each has a literal `hint` that must occur in a string before its regex runs.
  */
 import type { Sink } from './key-value.js';
+import { exactFragments, trieSource } from './trie-regex.js';
 
 export interface ProviderRule {
   rule: string;
@@ -127,26 +128,9 @@ export const PROVIDER_RULES: ProviderRule[] = [
   { rule: 'snyk-token', hint: 'snyk_', regex: r(String.raw`${B}snyk_(?:uat|sat)\.[a-z0-9]{8}\.[A-Za-z0-9_-]{20,}${E}`) },
 ];
 
-const escape = (h: string): string => h.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** A regex for a set of literals built as a trie (`sk-(?:ant-|…)`): V8 rejects a position on its first character, where a flat alternation tries every literal. */
+/** A regex for a set of literals built as a trie (`sk-(?:ant-|…)`), stopping at the shortest literal: where a hint may start is enough. */
 function trieRegex(literals: string[]): RegExp {
-  type Trie = Map<string, Trie>;
-  const root: Trie = new Map();
-  for (const literal of literals) {
-    let node = root;
-    for (const c of literal) {
-      if (!node.has(c)) node.set(c, new Map());
-      node = node.get(c) as Trie;
-    }
-    node.set('', new Map());
-  }
-  const source = (node: Trie): string => {
-    if (node.has('')) return ''; // a shorter literal ends here: any longer one contains it
-    const alternatives = [...node].map(([c, child]) => escape(c) + source(child));
-    return alternatives.length === 1 ? alternatives[0] : `(?:${alternatives.join('|')})`;
-  };
-  return new RegExp(source(root));
+  return new RegExp(trieSource(literals.map(exactFragments), true));
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   type CompiledPattern,
 } from './rules.js';
 import { secretlintValues } from './secretlint.js';
+import { caselessFragments, exactFragments, trieSource } from './trie-regex.js';
 import type { RedactionOptions, RedactionReport, Redactor, SessionHints } from './types.js';
 import { isDistinctiveUsername, NON_PERSONAL_HOMES, usernamesFromCwds, usernamesFromFolder } from './usernames.js';
 
@@ -84,11 +85,6 @@ const PATH_WORD = /[\w.~-]/;
 function wordBefore(s: string, index: number, word: RegExp): boolean {
   return index > 0 && word.test(s[index - 1]) && !terminalEscapeEndsAt(s, index);
 }
-const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** Case-insensitive literal without the `i` flag, so it can share one regex with case-sensitive secrets. */
-const caseless = (s: string): string =>
-  [...s].map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : escapeRegex(c))).join('');
-
 /**
  * Creates a redactor. Expensive parts (secretlint's config) are module-level;
  * a redactor holds the options and the mapping of the session it last saw.
@@ -208,18 +204,18 @@ function report(state: SessionState): RedactionReport {
  */
 function buildRegex(state: SessionState, windows: boolean): RegExp {
   const allowed = (s: string): boolean => isAllowed(state.config, s);
-  const longestFirst = (a: string, b: string): number => b.length - a.length;
-  const values = [...state.placeholders.keys()].sort(longestFirst).map(escapeRegex);
-  const users = [...state.usernames].filter(isDistinctiveUsername).filter((u) => !allowed(u)).sort(longestFirst).map(caseless);
-  const nameAlts = state.config.names.filter((n) => !allowed(n)).sort(longestFirst).map(caseless);
-  const never = '(?!)';
+  // Tries, longest literal first: a config may name thousands of people, a session hold hundreds of secrets,
+  // and a flat alternation tried each at every position (12,000 names: a build of the samples took 86 s, not 9 s).
+  const values = trieSource([...state.placeholders.keys()].map(exactFragments));
+  const users = trieSource([...state.usernames].filter(isDistinctiveUsername).filter((u) => !allowed(u)).map(caselessFragments));
+  const nameAlts = trieSource(state.config.names.filter((n) => !allowed(n)).map(caselessFragments));
   const source = [
     `(${PLACEHOLDER_SOURCE})`,
-    `(${values.length ? values.join('|') : never})`,
+    `(${values})`,
     UNIX_HOME_SOURCE,
-    windows ? WINDOWS_HOME_SOURCE : `(${never})`,
-    `(${users.length ? users.join('|') : never})(?![A-Za-z0-9])`,
-    `(${nameAlts.length ? nameAlts.join('|') : never})(?![A-Za-z0-9])`,
+    windows ? WINDOWS_HOME_SOURCE : '((?!))',
+    `(${users})(?![A-Za-z0-9])`,
+    `(${nameAlts})(?![A-Za-z0-9])`,
   ].join('|');
   return new RegExp(source, 'g');
 }
