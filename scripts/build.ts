@@ -6,7 +6,6 @@
  * and says where it is and how to look at it.
  */
 import { resolve } from 'node:path';
-import type { AstroInlineConfig } from 'astro';
 import { NO_PASSWORD, PASSWORD_VARIABLE } from '../src/lib/encrypt/site.js';
 import { ConfigError } from '../src/schemas/config.js';
 import { parseCommandLine, shownPath } from './lib/cli.js';
@@ -23,8 +22,6 @@ ${SITE_USAGE}
 
 export interface BuildDeps {
   out?: (line: string) => void;
-  /** Astro's build, replaceable so tests of the argument handling need not build. */
-  build?: (config: AstroInlineConfig) => Promise<void>;
 }
 
 /** Runs the build; returns the exit code (0 built, 1 the build or the config failed or the source holds no session, 2 usage error). */
@@ -64,25 +61,10 @@ export async function main(argv: string[], deps: BuildDeps = {}): Promise<number
         return 1;
       }
       site = { outDir: project.outDir, sourceDir: project.config.sourceDir, encrypt: project.config.encrypt };
-      const force = values.force ?? false;
-      if (!deps.build) {
-        // Astro builds in a process of its own, so that what it held is gone before the steps this command
-        // finishes the build with (the search index above all) start (scripts/lib/build-child.ts).
-        const { buildInChild } = await import('./lib/build-child.js');
-        const { integrations: _, ...astro } = project.astro;
-        return buildInChild({ astro, integration: project.integration, force }, process.cwd(), env);
-      }
-      // The integration runs in this process and reads its variables here.
-      Object.assign(process.env, env);
-      try {
-        await deps.build({ ...project.astro, force });
-        return 0;
-      } catch (err) {
-        out(`The build failed: ${(err as Error).message}`);
-        return 1;
-      } finally {
-        for (const name of Object.keys(env)) delete process.env[name];
-      }
+      // Astro builds in a process of its own, so that what it held is gone before the steps this command
+      // finishes the build with (the search index above all) start (scripts/lib/build-child.ts).
+      const { buildInChild } = await import('./lib/build-child.js');
+      return buildInChild({ astro: project.astro, integration: project.integration, force: values.force ?? false }, process.cwd(), env);
     },
   });
   if (result.code !== 0) return result.code;

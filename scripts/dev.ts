@@ -6,7 +6,7 @@
 import { ConfigError } from '../src/schemas/config.js';
 import { parseCommandLine } from './lib/cli.js';
 import { SITE_OPTIONS, SITE_USAGE } from './lib/site-options.js';
-import { siteProject } from './lib/site-project.js';
+import { siteProject, withIntegration } from './lib/site-project.js';
 
 const USAGE = `usage: sessionpress dev [SOURCE] [options]
 
@@ -22,7 +22,7 @@ export async function main(argv: string[], out: (line: string) => void = console
   try {
     const project = await siteProject({ source: positionals[0], out: values.out, cache: values.cache, config: values.config });
     const { dev } = await import('astro');
-    await dev({ ...project.astro, server: values.port ? { port: Number(values.port) } : {} });
+    await dev({ ...(await withIntegration(project.astro, project.integration)), server: values.port ? { port: Number(values.port) } : {} });
     return undefined;
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;

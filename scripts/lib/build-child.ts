@@ -11,12 +11,12 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { AstroInlineConfig } from 'astro';
 import type { SessionpressOptions } from '../../src/schemas/config.js';
+import { withIntegration, type SiteProject } from './site-project.js';
 
 /** What the build process is given: the inline config without its integration, and the integration's options. */
 export interface ChildBuild {
-  astro: Omit<AstroInlineConfig, 'integrations'>;
+  astro: SiteProject['astro'];
   integration: SessionpressOptions;
   force: boolean;
 }
@@ -46,10 +46,10 @@ if (process.argv[1] === SELF && process.send) {
   const job = await new Promise<ChildBuild>((take) => process.once('message', (message) => take(message as ChildBuild)));
   // The channel is done with: left open, it would keep this process alive after the build.
   process.disconnect();
-  const [{ build }, { sessionpress }] = await Promise.all([import('astro'), import('../../src/integrations/sessionpress.js')]);
+  const [{ build }, config] = await Promise.all([import('astro'), withIntegration(job.astro, job.integration)]);
   let code = 0;
   try {
-    await build({ ...job.astro, integrations: [sessionpress(job.integration)], force: job.force });
+    await build({ ...config, force: job.force });
   } catch (err) {
     // Astro has logged what went wrong, with its own hints.
     console.log(`The build failed: ${(err as Error).message}`);

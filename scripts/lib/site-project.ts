@@ -12,7 +12,6 @@ import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroInlineConfig } from 'astro';
-import { sessionpress } from '../../src/integrations/sessionpress.js';
 import { loadConfig, type SessionpressConfig, type SessionpressOptions } from '../../src/schemas/config.js';
 import { DEFAULT_CACHE, DEFAULT_OUT } from './site-options.js';
 
@@ -34,8 +33,9 @@ export interface SiteArgs {
 }
 
 export interface SiteProject {
-  astro: AstroInlineConfig;
-  /** The integration's options in `astro` (plain data): what a build in a process of its own makes it from (scripts/lib/build-child.ts). */
+  /** Astro's inline config but the integration, which `withIntegration` adds where Astro runs. */
+  astro: Omit<AstroInlineConfig, 'integrations'>;
+  /** The integration's options (plain data): a build in a process of its own gets them over IPC (scripts/lib/build-child.ts). */
   integration: SessionpressOptions;
   config: SessionpressConfig;
   outDir: string;
@@ -83,11 +83,21 @@ export async function siteProject(args: SiteArgs, env: NodeJS.ProcessEnv = proce
       configFile: false,
       outDir,
       cacheDir: join(cache, 'astro'),
-      integrations: [sessionpress(integration)],
       // The dev server serves the package's files (pages, scripts) and its dependencies from outside the root.
       vite: { server: { fs: { allow: [root, ...packageFolders()] } } },
     },
   };
+}
+
+/**
+ * The inline config Astro runs with: `astro` and the integration made from
+ * its options. The integration is loaded only here, in the process that runs
+ * Astro: a `sessionpress build` that builds in a process of its own never
+ * loads it (0.3 s of modules).
+ */
+export async function withIntegration(astro: SiteProject['astro'], integration: SessionpressOptions): Promise<AstroInlineConfig> {
+  const { sessionpress } = await import('../../src/integrations/sessionpress.js');
+  return { ...astro, integrations: [sessionpress(integration)] };
 }
 
 /** The content config of the thin project: the sessions collection, imported from the package by path. */
