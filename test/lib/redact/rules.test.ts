@@ -293,6 +293,17 @@ describe('placeholders', () => {
   });
 });
 
+describe('a session of many secrets', () => {
+  it('redacts thousands of tokens that are prefixes of each other, whole, without ending the process', async () => {
+    // One Slack token of every length: as one trie they nest past what V8 compiles (it aborts, no exception to catch).
+    const tail = Array.from({ length: 3_000 }, (_, i) => 'aB3dE5gH7jK9mN2pQ4sT6vW8yZ'[i % 26]).join('');
+    const values: unknown[] = Array.from({ length: tail.length - 20 }, (_, i) => `token xoxb-${tail.slice(0, 21 + i)} end`);
+    const report = await createRedactor().redactSession(values);
+    expect(report.findings.find((f) => f.rule === 'slack-token')?.count).toBe(values.length);
+    expect(values.every((v, i) => v === `token [REDACTED:slack-token${i ? `#${i + 1}` : ''}] end`)).toBe(true);
+  });
+});
+
 describe('the whole class of credentials (issue 25)', () => {
   // Invented values, shaped like the real ones.
   const cases: Array<[string, string, string]> = [

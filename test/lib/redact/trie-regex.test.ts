@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { caselessFragments, exactFragments, trieSource } from '../../../src/lib/redact/trie-regex.js';
+import { MAX_TRIE_DEPTH, caselessFragments, exactFragments, trieSource } from '../../../src/lib/redact/trie-regex.js';
 
 /** A small seeded generator, so a failure names its case. */
 function random(seed: number): () => number {
@@ -21,11 +21,15 @@ describe('trieSource', () => {
       // Prefixes of each other, the case the order of the alternation decides.
       literals.push(literals[0].slice(0, 1 + Math.floor(next() * literals[0].length)));
       const text = Array.from({ length: 6 }, () => word(7)).join(next() < 0.5 ? ' ' : '');
-      for (const fragments of [exactFragments, caselessFragments]) {
-        const parts = literals.map(fragments);
-        const trie = trieSource(parts);
-        expect(matches(`(?:${trie})`, text), `${JSON.stringify(literals)} in ${JSON.stringify(text)}`).toEqual(matches(`(?:${flat(parts)})`, text));
-        expect(matches(`(?:${trie})(?![A-Za-z])`, text), `${JSON.stringify(literals)} bounded in ${JSON.stringify(text)}`).toEqual(matches(`(?:${flat(parts)})(?![A-Za-z])`, text));
+      // Depth 1 and 2 cut even these small tries into bands, the path a hostile set of secrets takes.
+      for (const maxDepth of [MAX_TRIE_DEPTH, 2, 1]) {
+        for (const fragments of [exactFragments, caselessFragments]) {
+          const parts = literals.map(fragments);
+          const trie = trieSource(parts, false, maxDepth);
+          const label = `${JSON.stringify(literals)} (depth ${maxDepth}) in ${JSON.stringify(text)}`;
+          expect(matches(`(?:${trie})`, text), label).toEqual(matches(`(?:${flat(parts)})`, text));
+          expect(matches(`(?:${trie})(?![A-Za-z])`, text), `${label}, bounded`).toEqual(matches(`(?:${flat(parts)})(?![A-Za-z])`, text));
+        }
       }
     }
   });
@@ -53,6 +57,42 @@ describe('trieSource', () => {
     const long = 'k'.repeat(12_000);
     const source = trieSource([exactFragments(long), exactFragments(`${long}x`)]);
     expect(matches(source, `${long}x`)).toEqual([[0, `${long}x`]]);
+  });
+
+  it('compiles thousands of literals that are prefixes of each other, which nested as one trie would abort V8', () => {
+    // A token of every length from 1 to 6,000: one trie nests 6,000 optional groups, and Node 22 dies (not throws) past about 2,700.
+    const longest = Array.from({ length: 6_000 }, (_, i) => 'aB3dE5gH7j'[i % 10]).join('');
+    const literals = Array.from({ length: longest.length }, (_, i) => longest.slice(0, i + 1));
+    const source = trieSource(literals.map(exactFragments));
+    // (A flat alternation of them, 18 million characters, aborts V8 as well.)
+    const text = `${longest} ${longest.slice(0, 4_321)}! ${longest.slice(0, 7)}x`;
+    expect(matches(source, text)).toEqual([
+      [0, longest],
+      [6_001, longest.slice(0, 4_321)],
+      [10_324, longest.slice(0, 7)],
+    ]);
+    expect(matches(`(?:${source})(?![A-Za-z0-9])`, text)).toEqual([
+      [0, longest],
+      [6_001, longest.slice(0, 4_321)],
+    ]);
+  });
+
+  it('cuts a trie that branches at every character into bands, each within the depth', () => {
+    // No literal is a prefix of another, yet the path of a's branches at each of them.
+    const length = 300;
+    const literals = Array.from({ length }, (_, i) => 'a'.repeat(i) + 'b' + 'c'.repeat(length - i - 1)).map(exactFragments);
+    const source = trieSource(literals, false, 16);
+    const depth = (src: string): number => {
+      let open = 0;
+      let max = 0;
+      for (const c of src.replace(/\\./g, '')) max = Math.max(max, (open += c === '(' ? 1 : c === ')' ? -1 : 0));
+      return max;
+    };
+    expect(depth(trieSource(literals, false, Infinity))).toBeGreaterThan(length - 10);
+    expect(depth(source)).toBeLessThanOrEqual(16 + 1);
+    const text = `${literals[123].join('')} ${'a'.repeat(length)} ${literals[length - 1].join('')}c`;
+    expect(matches(source, text)).toEqual(matches(flat(literals), text));
+    expect(matches(source, text).map(([i]) => i)).toEqual([0, 2 * length + 2]);
   });
 
   it('escapes what a regex would read as syntax', () => {
