@@ -250,7 +250,8 @@ async function runJobs(jobs: PlannedJob[], cacheDir: string, logger: LoaderConte
   await Promise.all(
     order.map(async (i) => {
       const { job } = jobs[i];
-      results[i] = await (pool ? pool.run(job) : processInThisThread!(job));
+      // One session that throws (a bug, a limit met) costs its own page, not the build: it is reported as a problem.
+      results[i] = await (pool ? pool.run(job) : processInThisThread!(job)).catch(async (err: unknown) => (await import('../lib/build/failed-result.js')).failedResult(job, err));
       done++;
       progress(`sessions ${done}/${jobs.length} processed`);
     }),
@@ -265,6 +266,12 @@ async function storeResults(context: LoaderContext, plan: Plan, results: Session
     const result = results[i];
     totals.bytes += result.bytes;
     if (!result.ok) {
+      if (result.reason === 'failed') {
+        // Not remembered like a skipped file: the next build tries it again (and says so again if it fails).
+        reporter.noteFailed(result.sourceFile, result.diagnostics, job.source);
+        context.store.delete(id);
+        continue;
+      }
       const record: SkippedRecord = { digest, reason: result.reason, sourceFile: result.sourceFile, diagnostics: result.diagnostics };
       plan.skippedNow[id] = record;
       reporter.noteSkipped(record, job.source, false);
@@ -318,6 +325,10 @@ function createReporter(projectRoot: string, root: string, totals: Totals) {
     problems,
     shownPath,
     report,
+    noteFailed(sourceFile: string, diagnostics: Diagnostic[], source: SessionSource): void {
+      totals.skipped++;
+      report({ diagnostics: { sourceFile } }, diagnostics, source, false);
+    },
     noteSkipped(record: SkippedRecord, source: SessionSource, known: boolean): void {
       totals.skipped++;
       report({ diagnostics: { sourceFile: record.sourceFile } }, record.diagnostics, source, known);

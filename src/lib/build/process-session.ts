@@ -41,7 +41,8 @@ export type SessionJobResult =
     }
   | {
       ok: false;
-      reason: 'empty' | 'metadata-only';
+      /** `failed`: processing threw (see failed-result.ts); the others: nothing to show. */
+      reason: 'empty' | 'metadata-only' | 'failed';
       /** Already redacted, file names included, like a stored entry's; `sourceFile` is how they name the session file. */
       diagnostics: Diagnostic[];
       sourceFile: string;

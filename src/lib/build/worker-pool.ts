@@ -15,6 +15,78 @@ export interface SessionPool {
   size: number;
 }
 
+/** What a worker thread posts back for a job: its result, or the error it threw (a plain object, as errors do not cross threads whole). */
+export type ThreadAnswer<R> = { result: R } | { error: { name: string; message: string; stack?: string } };
+
+/** A thread that dies is replaced at most this many times per pool: a thread that cannot start at all would be restarted forever. */
+const MAX_RESTARTS = 8;
+
+/**
+ * Runs jobs on worker threads, one job per thread at a time; each thread
+ * answers with a {@link ThreadAnswer}. A thread that dies (an exception
+ * nothing in it caught, its heap full) fails only the job it held, with the
+ * reason it died, and a new thread takes its place, so the other jobs of a
+ * build still run. `first` are threads started already (taken before new ones).
+ */
+export function createThreadPool<J, R>(start: () => Worker, size: number, first: Worker[] = []): { run(job: J): Promise<R>; close(): Promise<void>; size: number } {
+  const live = new Set<Worker>();
+  const idle: Worker[] = [];
+  const waiting: Array<() => void> = [];
+  const pending = new Map<Worker, { resolve: (r: R) => void; reject: (e: Error) => void }>();
+  let closed = false;
+  let restarts = 0;
+  const wake = () => waiting.shift()?.();
+  const fail = (w: Worker, error: Error) => {
+    const p = pending.get(w);
+    pending.delete(w);
+    p?.reject(error);
+  };
+  const add = (w: Worker) => {
+    live.add(w);
+    idle.push(w);
+    w.on('message', (answer: ThreadAnswer<R>) => {
+      const p = pending.get(w);
+      if (!p) return;
+      pending.delete(w);
+      idle.push(w);
+      wake();
+      if ('error' in answer) p.reject(Object.assign(new Error(answer.error.message), { name: answer.error.name, stack: answer.error.stack }));
+      else p.resolve(answer.result);
+    });
+    // 'error' comes before 'exit' and says why the thread died.
+    w.on('error', (err) => fail(w, err));
+    w.once('exit', (code) => {
+      fail(w, new Error(`worker thread stopped (exit code ${code})`));
+      live.delete(w);
+      if (idle.includes(w)) idle.splice(idle.indexOf(w), 1);
+      if (closed) return;
+      if (restarts++ < MAX_RESTARTS) add(start());
+      // Waiting jobs look again: at a new thread, or at none left.
+      waiting.splice(0).forEach((f) => f());
+    });
+  };
+  for (const w of first.slice(0, size)) add(w);
+  while (live.size < size) add(start());
+  return {
+    size,
+    async run(job) {
+      while (!idle.length) {
+        if (!live.size) throw new Error('every worker thread stopped');
+        await new Promise<void>((r) => waiting.push(r));
+      }
+      const worker = idle.pop()!;
+      return new Promise<R>((resolve, reject) => {
+        pending.set(worker, { resolve, reject });
+        worker.postMessage(job);
+      });
+    },
+    async close() {
+      closed = true;
+      await Promise.all([...live].map((w) => w.terminate()));
+    },
+  };
+}
+
 /**
  * Starts worker threads that process sessions in parallel. The worker's
  * TypeScript is bundled with esbuild into Astro's cache folder, its npm
@@ -33,43 +105,7 @@ export async function createSessionPool(cacheDir: string, size = Math.min(availa
   const outfile = early?.outfile ?? (await workerBundle(cacheDir));
   if (!outfile) return undefined;
   early?.worker.ref();
-  const workers = [...(early ? [early.worker] : []), ...Array.from({ length: size - (early ? 1 : 0) }, () => new Worker(outfile))];
-  const idle = [...workers];
-  const waiting: Array<() => void> = [];
-  let nextId = 0;
-  const pending = new Map<number, { resolve: (r: SessionJobResult) => void; reject: (e: Error) => void; worker: Worker }>();
-  for (const w of workers) {
-    w.on('message', ({ id, result, error }: { id: number; result?: SessionJobResult; error?: string }) => {
-      const p = pending.get(id);
-      if (!p) return;
-      pending.delete(id);
-      idle.push(w);
-      waiting.shift()?.();
-      if (error) p.reject(new Error(error));
-      else p.resolve(result!);
-    });
-    w.on('error', (err) => {
-      for (const [id, p] of pending) if (p.worker === w) {
-        pending.delete(id);
-        p.reject(err);
-      }
-    });
-  }
-  return {
-    size,
-    async run(job) {
-      while (!idle.length) await new Promise<void>((r) => waiting.push(r));
-      const worker = idle.pop()!;
-      const id = nextId++;
-      return new Promise<SessionJobResult>((resolve, reject) => {
-        pending.set(id, { resolve, reject, worker });
-        worker.postMessage({ id, job });
-      });
-    },
-    async close() {
-      await Promise.all(workers.map((w) => w.terminate()));
-    },
-  };
+  return createThreadPool<SessionJob, SessionJobResult>(() => new Worker(outfile), size, early ? [early.worker] : []);
 }
 
 /**

@@ -3,11 +3,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSources, type SessionSource } from '../../../src/lib/discover.js';
 import { assignSiblingAgents } from '../../../src/lib/build/sibling-agents.js';
 import { processSession, type SessionJob } from '../../../src/lib/build/process-session.js';
-import { createSessionPool, prestartSessionPool, releasePrestarted } from '../../../src/lib/build/worker-pool.js';
+import { createSessionPool, createThreadPool, prestartSessionPool, releasePrestarted } from '../../../src/lib/build/worker-pool.js';
 import { loadConfig } from '../../../src/schemas/config.js';
 import { corpusRoot, repoRoot } from '../../helpers/shared.js';
 
@@ -101,5 +102,51 @@ console.log('started');
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code, out).toBe(0);
     expect(out).toContain('started');
+  }, 60_000);
+});
+
+describe('the thread pool', () => {
+  /** A thread that doubles numbers, throws for `throw`, and dies of an exception nothing catches for `die`. */
+  const thread = () =>
+    new Worker(
+      `const { parentPort } = require('node:worker_threads');
+parentPort.on('message', (job) => {
+  if (job === 'die') setTimeout(() => { throw new TypeError('uncaught, with a secret in it'); });
+  else if (job === 'throw') parentPort.postMessage({ error: { name: 'RangeError', message: 'thrown' } });
+  else parentPort.postMessage({ result: job * 2 });
+});`,
+      { eval: true },
+    );
+
+  it('fails only the job of a thread that dies, and runs the next jobs on a new thread', async () => {
+    const pool = createThreadPool<number | string, number>(thread, 1);
+    try {
+      await expect(pool.run('die')).rejects.toThrow('uncaught, with a secret in it');
+      // One thread: these run only if a new one took the dead one's place.
+      expect(await Promise.all([pool.run(1), pool.run(2), pool.run(3)])).toEqual([2, 4, 6]);
+      await expect(pool.run('throw')).rejects.toMatchObject({ name: 'RangeError', message: 'thrown' });
+      expect(await pool.run(4)).toBe(8);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it('gives up on threads that cannot start, failing the jobs rather than waiting forever', async () => {
+    let started = 0;
+    const broken = () => {
+      started++;
+      return new Worker(`throw new Error('cannot start')`, { eval: true });
+    };
+    const pool = createThreadPool<number, number>(broken, 2);
+    try {
+      const jobs = Array.from({ length: 20 }, (_, n) => n).map((n) => pool.run(n).then(() => 'done', (e: Error) => e.message));
+      const outcomes = await Promise.all(jobs);
+      expect(outcomes.every((o) => o === 'cannot start' || o === 'every worker thread stopped'), outcomes.join('; ')).toBe(true);
+      expect(outcomes).toContain('every worker thread stopped');
+      // Two at first, then a bounded number of new ones: more jobs than threads, so the last find none.
+      expect(started).toBe(2 + 8);
+    } finally {
+      await pool.close();
+    }
   }, 60_000);
 });
