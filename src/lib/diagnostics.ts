@@ -21,6 +21,7 @@ export const DIAGNOSTIC_CODES = [
   'not-jsonl',
   'not-json',
   'not-object',
+  'too-deep',
   'truncated-line',
   'nul-bytes',
   'invalid-utf8',
@@ -53,6 +54,7 @@ export const DIAGNOSTIC_TITLES: Readonly<Record<DiagnosticCode, string>> = {
   'not-jsonl': 'file is not JSONL',
   'not-json': 'line is not JSON',
   'not-object': 'line is not a JSON object',
+  'too-deep': 'line nested too deeply to read',
   'truncated-line': 'line cut short',
   'nul-bytes': 'NUL bytes in a line',
   'invalid-utf8': 'bytes that are not UTF-8',
@@ -86,6 +88,7 @@ export const BAD_LINE_CODES: ReadonlySet<DiagnosticCode> = new Set([
   'not-jsonl',
   'not-json',
   'not-object',
+  'too-deep',
   'truncated-line',
   'nul-bytes',
 ]);

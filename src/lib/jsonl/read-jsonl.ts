@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { openInside } from '../fs/safe-path.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 /** One JSON object read from one line of a JSONL file. */
 export interface JsonlRecord {
@@ -34,7 +35,8 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
  * Survives a UTF-8 BOM, CRLF and mixed line endings, blank lines, non-JSON and
  * non-object lines, NUL padding, a truncated last line, invalid UTF-8 (decoded
  * with U+FFFD and reported) and lone surrogate escapes (made well-formed and
- * reported). Every line that cannot yield an entry becomes a diagnostic.
+ * reported), and lines nested too deeply to walk. Every line that cannot
+ * yield an entry becomes a diagnostic.
  *
  * @param path absolute path to read
  * @param displayName the name used in diagnostics (usually relative to the source root)
@@ -126,6 +128,11 @@ export async function readJsonl(path: string, displayName = path, root = dirname
       if (quiet) return false;
       const kind = Array.isArray(value) ? 'a JSON array' : value === null ? 'null' : `a JSON ${typeof value}`;
       report(line, 'not-object', `line is ${kind}, not an object`);
+      return true;
+    }
+    // A line shorter than twice the limit cannot nest deeper than it: most lines are not walked.
+    if (text.length > 2 * MAX_JSON_DEPTH && nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+      report(line, 'too-deep', `line nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels; not read`);
       return true;
     }
     if (SURROGATE_ESCAPE.test(text) && makeWellFormed(value as Record<string, unknown>)) {

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH } from '../../../src/lib/jsonl/json-depth.js';
 import { readJsonl } from '../../../src/lib/jsonl/read-jsonl.js';
 import { BAD_LINE_CODES } from '../../../src/lib/diagnostics.js';
 import { corpusRoot, fixturePath, loadExpect } from '../../helpers/shared.js';
@@ -57,6 +58,18 @@ describe('readJsonl', () => {
       [5, 'nul-bytes'],
       [7, 'truncated-line'],
     ]);
+  });
+
+  it('reports a line nested too deeply to walk, and keeps the lines around it and one just within the limit', async () => {
+    const deep = (levels: number) => `{"message":{"content":${'['.repeat(levels - 2)}"x"${']'.repeat(levels - 2)}}}`;
+    const p = tmpFile(`{"a":1}\n${deep(50_000)}\n${deep(MAX_JSON_DEPTH)}\n${deep(MAX_JSON_DEPTH + 1)}\n{"b":2}\n`);
+    const r = await readJsonl(p, 'x');
+    expect(r.records.map((x) => x.line)).toEqual([1, 3, 5]);
+    expect(r.diagnostics.map((d) => [d.line, d.code])).toEqual([
+      [2, 'too-deep'],
+      [4, 'too-deep'],
+    ]);
+    expect(BAD_LINE_CODES.has('too-deep')).toBe(true);
   });
 
   it('flags the comment lines some corpus files start with as not JSON', async () => {
