@@ -242,6 +242,11 @@ const FORMATS: Record<string, Maker> = {
   'x-api-key-header': () => named('X-Api-Key: ', mixed(40)),
   'private-token-header': () => named('PRIVATE-TOKEN: ', mixed(20)),
   'heroku-api-key-uuid': () => named('HEROKU_API_KEY=', randomUUID()),
+  // Long values: a base64 service account key (about 3 KB) in a variable, JSON and YAML, an opaque token past 2 KB.
+  'env-base64-service-account': () => named('GCP_SA_KEY=', b64(2300)),
+  'json-long-client-secret': () => named('{"client_secret": "', b64url(1600), '"}'),
+  'yaml-long-credentials': () => named('google_credentials: ', b64(4000)),
+  'long-opaque-bearer': () => named('Authorization: Bearer ', mixed(3000, B64URL)),
   // Command lines.
   'curl-user': () => named('curl -u admin:', password(), ' https://api.internal.qux.io/v1/status'),
   'curl-user-quoted': () => named("curl --user 'deploy:", password(), "' https://ci.qux.io"),

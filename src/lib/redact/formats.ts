@@ -93,9 +93,9 @@ export function detectCredentialFiles(s: string, sink: Sink): void {
  * `Basic`, `token`, `SSWS`, `Bot`, `ApiKey`, …), or the credentials alone;
  * also `Proxy-Authorization`. Group 1 is the rest of the line.
  */
-const AUTH_HEADER = /\b(?:proxy-)?authorization\b(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?([^\r\n"'`\\]{4,2048})/gi;
+const AUTH_HEADER = /\b(?:proxy-)?authorization\b(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?([^\r\n"'`\\]{4,16384})/gi;
 /** A scheme and its credentials standing alone: `Bearer abc…`, `Basic dXNl…`, `SSWS 00ab…`. */
-const SCHEME_TOKEN = /\b(?:Bearer|bearer|BEARER|Basic|basic|BASIC|SSWS|Bot|GenieKey|Splunk)[ \t]+([A-Za-z0-9._~+/-]{8,2048}=*)/g;
+const SCHEME_TOKEN = /\b(?:Bearer|bearer|BEARER|Basic|basic|BASIC|SSWS|Bot|GenieKey|Splunk)[ \t]+([A-Za-z0-9._~+/-]{8,16384}=*)/g;
 
 /** Header credentials. */
 export function detectAuthorization(s: string, sink: Sink): void {
@@ -134,7 +134,7 @@ export function decodesToCredentials(v: string): boolean {
 }
 
 /** URL query parameters that carry a secret: `?token=`, `&access_token=`, `&sig=`, `?key=`, `X-Amz-Signature=`. */
-const QUERY_PARAM = /[?&;]([A-Za-z][\w.-]{0,40})=([^&#\s"'<>`\\]{6,2048})/g;
+const QUERY_PARAM = /[?&;]([A-Za-z][\w.-]{0,40})=([^&#\s"'<>`\\]{6,16384})/g;
 const QUERY_SECRET_NAMES = /^(?:sig|signature|key|code|auth|pass|pwd|apikey|api_key|access_token|refresh_token|id_token|client_secret|private_token|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential|sas|sv_sig|st|se|skoid|sktid|skt|ske|sks|skv)$/i;
 
 /** Secrets in URL query strings (and `;`-joined connection strings: `SharedAccessSignature=…;sig=…`). */

@@ -15,7 +15,12 @@ const TRIGGER = /secret|token|pass|pwd|credential|auth|key|creds/gi;
 
 const NAME_CHAR = /[A-Za-z0-9_.-]/;
 const MAX_NAME = 64;
-const MAX_VALUE = 1024;
+/**
+ * The longest value read as one secret. Base64 credentials run long: a
+ * service account key is about 3 KB, a kubeconfig or a certificate bundle
+ * more; a cap of 1 KB let them through whole.
+ */
+const MAX_VALUE = 16_384;
 
 /** Whole words (of a name split at `_`, `-`, `.` and camelCase) that hold a secret. */
 const SECRET_WORDS = new Set([
@@ -37,7 +42,7 @@ const NOT_SECRET_WORDS = new Set([
 /** The word before `key` that makes `<word> key` a secret (`api key`, `access key`, `client-key-data`). */
 const KEY_PAIRS = new Set([
   'api', 'access', 'private', 'secret', 'account', 'encryption', 'encrypt', 'signing', 'master', 'client', 'shared',
-  'auth', 'license', 'licence', 'deploy', 'sas', 'subscription', 'admin', 'hmac', 'jwt', 'cookie', 'session',
+  'auth', 'license', 'licence', 'deploy', 'sas', 'sa', 'subscription', 'admin', 'hmac', 'jwt', 'cookie', 'session',
   'service', 'app', 'application', 'webhook', 'consumer', 'storage', 'primary', 'secondary', 'root', 'ssh', 'gpg',
   'pgp', 'decryption', 'server', 'write', 'read', 'ingest', 'routing', 'integration', 'dev', 'prod', 'live', 'test',
 ]);
