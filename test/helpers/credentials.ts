@@ -247,6 +247,14 @@ const FORMATS: Record<string, Maker> = {
   'json-long-client-secret': () => named('{"client_secret": "', b64url(1600), '"}'),
   'yaml-long-credentials': () => named('google_credentials: ', b64(4000)),
   'long-opaque-bearer': () => named('Authorization: Bearer ', mixed(3000, B64URL)),
+  // Cookies, variables given as a name and a value, a URL with no user, more login commands.
+  'cookie-header': () => named('curl -H "Cookie: theme=dark; session_id=', mixed(40), '" https://app.qux.io/me'),
+  'set-cookie-header': () => named('Set-Cookie: sid=', mixed(32), '; Path=/; HttpOnly; Secure'),
+  'curl-cookie-flag': () => named("curl -b 'lang=en; auth=", mixed(36), "' https://app.qux.io"),
+  'k8s-env-name-value': () => named('env:\n  - name: DB_PASSWORD\n    value: "', password(), '"'),
+  'json-name-value': () => named('[{"name": "API_TOKEN", "value": "', mixed(40), '"}]'),
+  'url-empty-user': () => named('REDIS_URL=redis://:', mixed(24), '@cache.internal:6379/0'),
+  'az-login-p': () => named('az login -u ci@qux.io -p ', password()),
   // Command lines.
   'curl-user': () => named('curl -u admin:', password(), ' https://api.internal.qux.io/v1/status'),
   'curl-user-quoted': () => named("curl --user 'deploy:", password(), "' https://ci.qux.io"),

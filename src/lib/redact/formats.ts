@@ -19,10 +19,10 @@ const USER_PASS_FLAG = /(?<![\w-])(?:-u[ \t]*|(?:--user|-a|--auth|--proxy-user|-
 const MYSQL_P = /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlsh|mariadb(?:-dump|-admin)?)\b[^\n|;&]*?[ \t]-p(["']?)([^\s'"]{3,256})\1/g;
 /** `sshpass -p X`, `sshpass -pX`. */
 const SSHPASS = /\bsshpass\b[^\n|;&]*?[ \t]-p[ \t]*(["']?)([^\s'"]{3,256})\1/g;
-/** Other tools' password flags: `redis-cli -a X`, `docker login -p X`, `zip -P X`, `7z -pX`, `smbclient -U user%pass`. */
+/** Other tools' password flags: `redis-cli -a X`, `docker login -p X` (`az`, `oc`, `cf login` too), `zip -P X`, `7z -pX`, `smbclient -U user%pass`. */
 const TOOL_FLAGS: RegExp[] = [
   /\bredis-cli\b[^\n|;&]*?[ \t]-a[ \t]+(["']?)([^\s'"]{3,256})\1/g,
-  /\b(?:docker|podman|nerdctl|helm|oras|buildah|skopeo)\b[^\n|;&]*?\blogin\b[^\n|;&]*?[ \t]-p[ \t]+(["']?)([^\s'"]{3,256})\1/g,
+  /\b(?:docker|podman|nerdctl|helm|oras|buildah|skopeo|az|cf|oc)\b[^\n|;&]*?\blogin\b[^\n|;&]*?[ \t]-p[ \t]+(["']?)([^\s'"]{3,256})\1/g,
   /\b(?:zip|unzip|7z|7za|rar|unrar)\b[^\n|;&]*?[ \t]-[pP][ \t]*(["']?)([^\s'"-][^\s'"]{2,255})\1/g,
   /\bopenssl\b[^\n|;&]*?[ \t]-(?:pass|passin|passout|k)[ \t]+(["']?)pass:([^\s'"]{3,256})\1/g,
   /\bsmbclient\b[^\n|;&]*?[ \t](?:-U|--user)[ \t]*(["']?)[^\s%'"]+%([^\s'"]{3,256})\1/g,
@@ -123,6 +123,48 @@ export function detectAuthorization(s: string, sink: Sink): void {
       else if (v.length >= 16 && /[a-z]/.test(v) && /[A-Z]/.test(v)) sink('bearer-token', v);
       else if (decodesToCredentials(v)) sink('bearer-token', v);
     }
+  }
+}
+
+/** A `Cookie:` or `Set-Cookie:` header, to the end of its line or quote. Group 1: its `name=value` pairs. */
+const COOKIE_HEADER = /\b(?:set-)?cookie\b(?:\\?["'])?[ \t]*:[ \t]*([^\r\n"'`\\]{4,16384})/gi;
+/** curl's `-b` / `--cookie` with pairs (not a file name): group 2. */
+const COOKIE_FLAG = /(?:^|[ \t])(?:-b|--cookie)[ \t]+(["'])([^"'\r\n]*=[^"'\r\n]*)\1/g;
+
+/**
+ * Cookie values that look like credentials (a session id, a token): long and
+ * random, letters and digits. `lang=en`, `theme=dark` and the attributes of a
+ * `Set-Cookie` (`Path=/`, `Expires=…`) stay.
+ */
+export function detectCookies(s: string, sink: Sink): void {
+  if (!/cookie|-b[ \t]/i.test(s)) return;
+  const pairs = (text: string) => {
+    for (const pair of text.split(';')) {
+      const eq = pair.indexOf('=');
+      if (eq < 1) continue;
+      const value = pair.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+      if (value.length >= 16 && /^[A-Za-z0-9%._~+/=:-]+$/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value) && !isPlaceholderValue(value)) sink('cookie', value);
+    }
+  };
+  for (const m of s.matchAll(COOKIE_HEADER)) pairs(m[1]);
+  for (const m of s.matchAll(COOKIE_FLAG)) pairs(m[2]);
+}
+
+/**
+ * A variable given as a name and a value in the next field: Kubernetes and
+ * Compose `env` lists (`- name: DB_PASSWORD` / `value: …`), ECS task
+ * definitions and APIs (`{"name": "API_TOKEN", "value": "…"}`). Group 1 the
+ * name, group 2 the value's quote, group 3 the value. The blanks between them
+ * are matched one way only: a run of spaces must not backtrack.
+ */
+const NAME_THEN_VALUE = /\bname(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?([A-Za-z_][\w.-]{0,63})(?:\\?["'])?[ \t]*(?:,[ \t]*)?(?:(?:\r?\n|\\n)[ \t-]*)?(?:\\?["'])?value(?:\\?["'])?[ \t]*[:=][ \t]*(\\?["'])?([^\s"'`,}\\]{6,16384})/g;
+
+/** Secrets of variables given as a name and a value (see {@link NAME_THEN_VALUE}). */
+export function detectNameValuePairs(s: string, sink: Sink): void {
+  if (!s.includes('value') || !s.includes('name')) return;
+  for (const m of s.matchAll(NAME_THEN_VALUE)) {
+    const kind = secretNameKind(m[1]);
+    if (kind && isSecretValue(m[3], kind, m[2] !== undefined)) sink(kind, m[3]);
   }
 }
 

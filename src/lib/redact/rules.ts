@@ -1,4 +1,4 @@
-import { detectAuthorization, detectBase64, detectCommandLines, detectCredentialFiles, detectQueryStrings } from './formats.js';
+import { detectAuthorization, detectBase64, detectCommandLines, detectCookies, detectCredentialFiles, detectNameValuePairs, detectQueryStrings } from './formats.js';
 import { detectKeyValues, isSecretValue } from './key-value.js';
 import { detectProviders } from './providers.js';
 
@@ -143,8 +143,8 @@ const EMAIL_IGNORED_ADDRESSES = new Set(['noreply@anthropic.com', 'noreply@githu
 const FILE_EXTENSION_TLD =
   /\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp|js|mjs|cjs|ts|mts|cts|tsx|jsx|css|scss|sass|less|json|jsonl|md|mdx|html?|txt|py|rb|go|rs|java|kt|swift|lock|ya?ml|toml|map|woff2?|ttf|otf|wasm|zip|gz|tar|pdf|csv|log|sh|vue|svelte|astro)$/i;
 
-/** `scheme://user:password@host`: group 1 is `user:password`, group 3 the password. */
-const URL_CREDENTIALS = /\b[a-zA-Z][a-zA-Z0-9+.-]{1,30}:\/\/(([^\s:/@'"`<>()[\]{}\\]+):([^\s/@'"`<>()[\]{}\\]+))@(?=[A-Za-z0-9[])/g;
+/** `scheme://user:password@host` (the user may be empty: `redis://:password@host`): group 1 is `user:password`, group 3 the password. */
+const URL_CREDENTIALS = /\b[a-zA-Z][a-zA-Z0-9+.-]{1,30}:\/\/(([^\s:/@'"`<>()[\]{}\\]*):([^\s/@'"`<>()[\]{}\\]+))@(?=[A-Za-z0-9[])/g;
 
 /**
  * Whether a value assigned to a secret-looking name looks like a secret and
@@ -262,6 +262,8 @@ export function detectSecretsIn(s: string, sink: ValueSink, inUrl: (i: number) =
   detectCommandLines(s, sink);
   detectCredentialFiles(s, sink);
   detectAuthorization(s, sink);
+  detectCookies(s, sink);
+  detectNameValuePairs(s, sink);
   detectQueryStrings(s, sink);
   if (!decode) return;
   detectBase64(s, sink, (text, inner) => {
