@@ -255,6 +255,16 @@ const FORMATS: Record<string, Maker> = {
   'json-name-value': () => named('[{"name": "API_TOKEN", "value": "', mixed(40), '"}]'),
   'url-empty-user': () => named('REDIS_URL=redis://:', mixed(24), '@cache.internal:6379/0'),
   'az-login-p': () => named('az login -u ci@qux.io -p ', password()),
+  'mongosh-p': () => named('mongosh "mongodb://db.internal/shop" -u admin -p ', password()),
+  'nmcli-wifi-password': () => named('nmcli dev wifi connect Harbor-5G password ', password()),
+  'wpa-passphrase': () => named('wpa_passphrase "Harbor 5G" ', password(), ' > /etc/wpa.conf'),
+  'htpasswd-b': () => named('htpasswd -b -c /etc/nginx/.htpasswd admin ', password()),
+  'aws-configure-set': () => named('aws configure set aws_secret_access_key ', rand(B64, 40)),
+  'yarn-config-set-token': () => named('yarn config set npmAuthToken ', mixed(40)),
+  'putty-ppk': () => {
+    const lines = Array.from({ length: 3 }, () => b64(48));
+    return { snippet: `PuTTY-User-Key-File-3: ssh-rsa\nEncryption: none\nComment: deploy\nPublic-Lines: 1\n${b64(36)}\nPrivate-Lines: 3\n${lines.join('\n')}\nPrivate-MAC: ${hex(64)}`, secrets: lines };
+  },
   // Command lines.
   'curl-user': () => named('curl -u admin:', password(), ' https://api.internal.qux.io/v1/status'),
   'curl-user-quoted': () => named("curl --user 'deploy:", password(), "' https://ci.qux.io"),

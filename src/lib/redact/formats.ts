@@ -19,7 +19,7 @@ const USER_PASS_FLAG = /(?<![\w-])(?:-u[ \t]*|(?:--user|-a|--auth|--proxy-user|-
 const MYSQL_P = /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlsh|mariadb(?:-dump|-admin)?)\b[^\n|;&]*?[ \t]-p(["']?)([^\s'"]{3,256})\1/g;
 /** `sshpass -p X`, `sshpass -pX`. */
 const SSHPASS = /\bsshpass\b[^\n|;&]*?[ \t]-p[ \t]*(["']?)([^\s'"]{3,256})\1/g;
-/** Other tools' password flags: `redis-cli -a X`, `docker login -p X` (`az`, `oc`, `cf login` too), `zip -P X`, `7z -pX`, `smbclient -U user%pass`. */
+/** Other tools' password flags: `redis-cli -a X`, `docker login -p X` (`az`, `oc`, `cf login` too), `zip -P X`, `7z -pX`, `smbclient -U user%pass`, `mongosh -p X`, and passwords given as a word after a word. */
 const TOOL_FLAGS: RegExp[] = [
   /\bredis-cli\b[^\n|;&]*?[ \t]-a[ \t]+(["']?)([^\s'"]{3,256})\1/g,
   /\b(?:docker|podman|nerdctl|helm|oras|buildah|skopeo|az|cf|oc)\b[^\n|;&]*?\blogin\b[^\n|;&]*?[ \t]-p[ \t]+(["']?)([^\s'"]{3,256})\1/g,
@@ -27,6 +27,11 @@ const TOOL_FLAGS: RegExp[] = [
   /\bopenssl\b[^\n|;&]*?[ \t]-(?:pass|passin|passout|k)[ \t]+(["']?)pass:([^\s'"]{3,256})\1/g,
   /\bsmbclient\b[^\n|;&]*?[ \t](?:-U|--user)[ \t]*(["']?)[^\s%'"]+%([^\s'"]{3,256})\1/g,
   /\b(?:psql|pg_dump|pg_restore)\b[^\n|;&]*?\bpassword=([^\s'"]{3,256})()/g,
+  /\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]*?[ \t]-p[ \t]+(["']?)([^\s'"-][^\s'"]{2,255})\1/g,
+  // Passwords given as a word after a word: `nmcli … password X`, `wpa_passphrase SSID X`, `htpasswd -b file user X`.
+  /\bnmcli\b[^\n|;&]*?[ \t](?:password|wifi-sec\.psk)[ \t]+(["']?)([^\s'"]{3,256})\1/g,
+  /\bwpa_passphrase[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\S+)[ \t]+(["']?)([^\s'"]{3,256})\1/g,
+  /\bhtpasswd\b[ \t]+-\w*b\w*(?:[ \t]+-\w+)*[ \t]+\S+[ \t]+\S+[ \t]+(["']?)([^\s'"]{3,256})\1/g,
 ];
 
 /** Command lines that carry a password in a flag. */
@@ -40,7 +45,7 @@ export function detectCommandLines(s: string, sink: Sink): void {
   }
   if (/mysql|mariadb/.test(s)) for (const m of s.matchAll(MYSQL_P)) if (passwordArg(m[2])) sink('password', m[2]);
   if (s.includes('sshpass')) for (const m of s.matchAll(SSHPASS)) if (passwordArg(m[2])) sink('password', m[2]);
-  if (/redis-cli|login|zip|7z|rar|openssl|smbclient|psql|pg_/.test(s)) {
+  if (/redis-cli|login|zip|7z|rar|openssl|smbclient|psql|pg_|mongo|nmcli|wpa_passphrase|htpasswd/.test(s)) {
     for (const re of TOOL_FLAGS) {
       for (const m of s.matchAll(re)) {
         const v = re.source.includes('password=') ? m[1] : m[2];
@@ -60,7 +65,12 @@ const PGPASS_HOST = /(?:^|[\s'"`])([A-Za-z0-9_.*-]+|\[[0-9a-fA-F:]+\])$/;
 const XML_ELEMENT = /<([A-Za-z][\w.-]{0,40})>([^<>\s]{3,256})<\/\1>/g;
 const XML_KEY_VALUE = /\bkey=(["'])([\w.-]{1,64})\1\s+value=(["'])([^"'\s]{3,256})\3/g;
 
-/** Credential files: `.netrc`, `.pgpass`, XML configs. */
+/** `aws configure set aws_secret_access_key X`, `yarn config set npmAuthToken X`: a name, a blank, its value. Group 1 the name, group 3 the value. */
+const CONFIG_SET = /\bconfig(?:ure)?[ \t]+set[ \t]+(?:--[\w-]+[ \t]+)*([\w./:@-]{1,128})[ \t]+(["']?)([^\s'"]{6,16384})\2/g;
+/** A PuTTY key file's private part: the base64 lines after `Private-Lines: N` (real lines, or `\n` as JSON writes them). */
+const PPK_PRIVATE = /Private-Lines:[ \t]*\d+(?:\r?\n|\\(?:r\\)?n)((?:[A-Za-z0-9+/=]{4,}(?:\r?\n|\\(?:r\\)?n|$))+)/g;
+
+/** Credential files: `.netrc`, `.pgpass`, XML configs, PuTTY keys; and settings given by name on a command line. */
 export function detectCredentialFiles(s: string, sink: Sink): void {
   if (s.includes('password') && (s.includes('machine') || s.includes('default'))) {
     for (const m of s.matchAll(NETRC)) if (passwordArg(m[1])) sink('password', m[1]);
@@ -78,6 +88,19 @@ export function detectCredentialFiles(s: string, sink: Sink): void {
     for (const m of s.matchAll(XML_ELEMENT)) {
       const kind = secretNameKind(m[1]);
       if (kind && isSecretValue(m[2], kind)) sink(kind, m[2]);
+    }
+  }
+  if (s.includes('config')) {
+    for (const m of s.matchAll(CONFIG_SET)) {
+      const kind = secretNameKind(m[1].split(/[/:]/).pop() ?? '');
+      if (kind && isSecretValue(m[3], kind, m[2] !== '')) sink(kind, m[3]);
+    }
+  }
+  if (s.includes('Private-Lines')) {
+    for (const m of s.matchAll(PPK_PRIVATE)) {
+      const lines = m[1].split(/\r?\n|\\(?:r\\)?n/).filter((l) => l.length >= 4);
+      // One placeholder for the whole private part, as for a PEM block.
+      for (const line of lines) sink('private-key', line, `ppk:${lines[0]}`);
     }
   }
   if (s.includes('value=')) {

@@ -40,6 +40,7 @@ const LOOK_ALIKES: Array<[kind: string, text: string]> = [
   ['cookies that are settings', 'curl -H "Cookie: theme=dark; lang=en-US; consent=1" https://app.example.org'],
   ['Set-Cookie attributes', 'Set-Cookie: theme=dark; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; SameSite=Lax'],
   ['a variable given by name that holds no secret', 'env:\n  - name: LOG_LEVEL\n    value: debug\n  - name: PASSWORD_MIN_LENGTH\n    value: "12"'],
+  ['settings set on a command line', 'aws configure set region eu-west-1 && npm config set registry https://registry.npmjs.org/ && nmcli con show --active'],
   ['key names in a schema', '"secretName": "db-credentials", "tokenUrl": "https://auth.example.com/token"'],
   ['key reference in Kubernetes', 'secretKeyRef:\n  name: app-secrets\n  key: password'],
   ['file names', 'client_secret.json token.txt id_ed25519 ~/.ssh/id_rsa.pub'],
