@@ -42,12 +42,21 @@ export function terminalEscapeEndsAt(s: string, index: number): boolean {
 }
 
 /**
+ * Where a home folder sits below another folder: Windows' under WSL
+ * (`/mnt/c/Users/<name>`), macOS's data volume and other volumes
+ * (`/System/Volumes/Data/Users/<name>`, `/Volumes/Backup/Users/<name>`),
+ * Fedora Atomic's `/var/home`, Solaris's `/export/home`.
+ */
+const MOUNT_PREFIX = String.raw`(?:/mnt/[a-z]|/var|/export|/System/Volumes/Data|/Volumes/[^/\n"'\\]{1,64})?`;
+
+/**
  * `/home/<name>`, `/Users/<name>`, `C:\Users\<name>` (also with the doubled
- * backslashes of JSON text and with forward slashes). Group 1 is the name.
+ * backslashes of JSON text and with forward slashes), also below a
+ * {@link MOUNT_PREFIX}. Group 1 is the name.
  * Not after a word character, so `https://host/home/x` stays, unless that
  * character ends a terminal escape sequence.
  */
-export const HOME_PATH_SOURCE = String.raw`(?:(?:(?<![\w.~-])|(?<=${TERMINAL_ESCAPE_SOURCE}))/(?:home|Users)/|(?:(?<![A-Za-z0-9])|(?<=${TERMINAL_ESCAPE_SOURCE}))[A-Za-z]:(?:\\{1,4}|/)Users(?:\\{1,4}|/))([A-Za-z0-9_](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?)`;
+export const HOME_PATH_SOURCE = String.raw`(?:(?:(?<![\w.~-])|(?<=${TERMINAL_ESCAPE_SOURCE}))${MOUNT_PREFIX}/(?:home|Users)/|(?:(?<![A-Za-z0-9])|(?<=${TERMINAL_ESCAPE_SOURCE}))[A-Za-z]:(?:\\{1,4}|/)Users(?:\\{1,4}|/))([A-Za-z0-9_](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?)`;
 
 const HOME_PATH = new RegExp(HOME_PATH_SOURCE, 'g');
 
@@ -58,7 +67,7 @@ const HOME_NAME = String.raw`([A-Za-z0-9_](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?)`;
  * replacement pass, which checks the character before a match itself: a
  * lookbehind at every position made that pass twice as slow.
  */
-export const UNIX_HOME_SOURCE = String.raw`/(?:home|Users)/${HOME_NAME}`;
+export const UNIX_HOME_SOURCE = String.raw`${MOUNT_PREFIX}/(?:home|Users)/${HOME_NAME}`;
 export const WINDOWS_HOME_SOURCE = String.raw`[A-Za-z]:(?:\\{1,4}|/)Users(?:\\{1,4}|/)${HOME_NAME}`;
 
 /** A private key block: BEGIN … END, or BEGIN and the base64 lines that follow when the END is in another string. */

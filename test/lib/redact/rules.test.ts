@@ -192,6 +192,13 @@ describe('home paths and usernames', () => {
     );
   });
 
+  it('rewrites home folders below a mount (WSL, macOS volumes, /var/home, /export/home) and learns their names from them', async () => {
+    const { out } = await redact(
+      'cd /mnt/c/Users/plimsoll/src; ls /System/Volumes/Data/Users/quorra/x /Volumes/Backup Disk/Users/tarkle/y /var/home/brindle /export/home/mostyn/z; plimsoll quorra tarkle; see https://host.example/var/home/zed',
+    );
+    expect(out).toBe('cd ~/src; ls ~/x ~/y ~ ~/z; [REDACTED:username] [REDACTED:username] [REDACTED:username]; see https://host.example/var/home/zed');
+  });
+
   it('takes the username from the project folder and from paths in the text', async () => {
     const a = await redact('whoami: qzxuser7', {}, { projectFolders: ['-home-qzxuser7-work-api'] });
     expect(a.out).toBe('whoami: [REDACTED:username]');
