@@ -148,14 +148,28 @@ function readsAsWords(v: string): boolean {
  * Whether a value that opens with `/` is a base64 key and not a path: one
  * random base64 key in 64 opens with `/`, and `privateKey: /v…M=` is as secret
  * as any other. Base64 throughout (a file name's dot or a folder's `_` or `-`
- * is not), mixed case, and either padded, holding a `+`, or with no piece
- * between its slashes that reads as a name (`/opt/Ada/Projects2`, `/Applications`).
+ * is not), mixed case, and either padded, holding a `+`, or with a piece
+ * between its slashes that reads as no name (`/opt/Ada/Projects2` and
+ * `/Applications` are paths).
  */
 function isSlashOpenedKey(v: string): boolean {
   if (v.length < 16 || !/^[A-Za-z0-9+/]+={0,2}$/.test(v)) return false;
   if (!/[a-z]/.test(v) || !/[A-Z]/.test(v)) return false;
   if ((v.endsWith('=') && v.length % 4 === 0) || v.includes('+')) return true;
-  return !v.split('/').some((p) => /^[A-Z]?[a-z]{2,}(?:[A-Z][a-z]+)*\d*$/.test(p));
+  // A path is made of names; a key has at least one random piece, though a short one may read as a name by chance
+  // (`/hlKt/`): one piece that is no name makes it a key.
+  return !v.split('/').filter(Boolean).every(readsAsName);
+}
+
+/**
+ * Whether a piece of a path reads as a name (`Projects2`, `Deploy2Key`,
+ * `dataAbc`, `HTTP`): runs of digits, capitals and small letters, none a
+ * single small letter, which random base64 nearly always has. Runs, not one
+ * regex with alternatives, so no piece can make it backtrack.
+ */
+function readsAsName(piece: string): boolean {
+  const runs = piece.match(/[0-9]+|[A-Z]+|[a-z]+/g) ?? [];
+  return runs.join('') === piece && runs.every((r) => r.length > 1 || !/[a-z]/.test(r));
 }
 
 /**

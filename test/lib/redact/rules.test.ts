@@ -121,8 +121,8 @@ describe('our rules', () => {
       b[0] |= 0xfc;
       return b.toString('base64');
     };
-    // Also one with no digit (about one such key in 250 has none).
-    const values = [slashKey(32), slashKey(24), slashKey(48), slashKey(33), '/vQmZkTrPwXbNcYdLhGsJfKaEuRiOpWqzMnBxCtHyAe=', '/vQmZkTrPwXbNcYdLhGsJfKaEuRiOpWqzMnBxCtHyAeD'].filter((v) => /[a-z]/.test(v) && /[A-Z]/.test(v));
+    // Also one with no digit (about one such key in 250 has none), and one with a short piece that reads as a name (`hlKt`).
+    const values = [slashKey(32), slashKey(24), slashKey(48), slashKey(33), '/vQmZkTrPwXbNcYdLhGsJfKaEuRiOpWqzMnBxCtHyAe=', '/vQmZkTrPwXbNcYdLhGsJfKaEuRiOpWqzMnBxCtHyAeD', '/XxwrBZod3wAbuOv62ibdGxPksJctu1ctrTt/hlKt/eDq7'].filter((v) => /[a-z]/.test(v) && /[A-Z]/.test(v));
     expect(values.length).toBeGreaterThan(0);
     for (const v of values) {
       expect(v.startsWith('/')).toBe(true);
