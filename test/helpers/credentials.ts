@@ -261,6 +261,12 @@ const FORMATS: Record<string, Maker> = {
   'htpasswd-b': () => named('htpasswd -b -c /etc/nginx/.htpasswd admin ', password()),
   'aws-configure-set': () => named('aws configure set aws_secret_access_key ', rand(B64, 40)),
   'yarn-config-set-token': () => named('yarn config set npmAuthToken ', mixed(40)),
+  // Objects marked secret, and pairs named by Key or by the key of an object.
+  'aws-ssm-securestring': () => named('{\n  "Parameter": {\n    "Name": "/prod/shop/db",\n    "Type": "SecureString",\n    "Value": "', password(), '",\n    "Version": 3\n  }\n}'),
+  '1password-concealed': () => named('{"id": "password", "type": "CONCEALED", "purpose": "PASSWORD", "label": "password", "value": "', letters(), '"}'),
+  'terraform-sensitive-output': () => named('{"db_url": {"sensitive": true, "type": "string", "value": "', mixed(28), '"}}'),
+  'key-value-pair': () => named('[{"Key": "DB_PASSWORD", "Value": "', password(), '"}]'),
+  'pipeline-secret-variable': () => named('{"variables": {"API_TOKEN": {"value": "', mixed(32), '", "isSecret": true}}}'),
   'putty-ppk': () => {
     const lines = Array.from({ length: 3 }, () => b64(48));
     return { snippet: `PuTTY-User-Key-File-3: ssh-rsa\nEncryption: none\nComment: deploy\nPublic-Lines: 1\n${b64(36)}\nPrivate-Lines: 3\n${lines.join('\n')}\nPrivate-MAC: ${hex(64)}`, secrets: lines };

@@ -176,18 +176,50 @@ export function detectCookies(s: string, sink: Sink): void {
 /**
  * A variable given as a name and a value in the next field: Kubernetes and
  * Compose `env` lists (`- name: DB_PASSWORD` / `value: …`), ECS task
- * definitions and APIs (`{"name": "API_TOKEN", "value": "…"}`). Group 1 the
- * name, group 2 the value's quote, group 3 the value. The blanks between them
- * are matched one way only: a run of spaces must not backtrack.
+ * definitions and APIs (`{"name": "API_TOKEN", "value": "…"}`, `Key`/`Value`
+ * pairs). Group 1 the name, group 2 the value's quote, group 3 the value. The
+ * blanks between them are matched one way only: a run of spaces must not
+ * backtrack.
  */
-const NAME_THEN_VALUE = /\bname(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?([A-Za-z_][\w.-]{0,63})(?:\\?["'])?[ \t]*(?:,[ \t]*)?(?:(?:\r?\n|\\n)[ \t-]*)?(?:\\?["'])?value(?:\\?["'])?[ \t]*[:=][ \t]*(\\?["'])?([^\s"'`,}\\]{6,16384})/g;
+const NAME_THEN_VALUE = /\b(?:[nN]ame|[kK]ey)(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?([A-Za-z_][\w.-]{0,63})(?:\\?["'])?[ \t]*(?:,[ \t]*)?(?:(?:\r?\n|\\n)[ \t-]*)?(?:\\?["'])?[vV]alue(?:\\?["'])?[ \t]*[:=][ \t]*(\\?["'])?([^\s"'`,}\\]{6,16384})/g;
+
+/** A secret-named key whose value is an object that opens with its value: `"DB_PASSWORD": {"value": "…", "isSecret": true}`. */
+const NAMED_VALUE_OBJECT = /\\?"([A-Za-z_][\w.-]{0,63})\\?"[ \t]*:[ \t]*\{[ \t\r\n]*\\?"[vV]alue\\?"[ \t]*:[ \t]*\\?"([^"\\\s]{6,16384})\\?"/g;
 
 /** Secrets of variables given as a name and a value (see {@link NAME_THEN_VALUE}). */
 export function detectNameValuePairs(s: string, sink: Sink): void {
-  if (!s.includes('value') || !s.includes('name')) return;
-  for (const m of s.matchAll(NAME_THEN_VALUE)) {
-    const kind = secretNameKind(m[1]);
-    if (kind && isSecretValue(m[3], kind, m[2] !== undefined)) sink(kind, m[3]);
+  if (!/[vV]alue/.test(s)) return;
+  if (/[nN]ame|[kK]ey/.test(s)) {
+    for (const m of s.matchAll(NAME_THEN_VALUE)) {
+      const kind = secretNameKind(m[1]);
+      if (kind && isSecretValue(m[3], kind, m[2] !== undefined)) sink(kind, m[3]);
+    }
+  }
+  if (s.includes('{')) {
+    for (const m of s.matchAll(NAMED_VALUE_OBJECT)) {
+      const kind = secretNameKind(m[1]);
+      if (kind && isSecretValue(m[2], kind)) sink(kind, m[2]);
+    }
+  }
+}
+
+/** What marks a JSON object as a secret that its `value` holds: AWS SSM's SecureString, 1Password's concealed fields, `isSecret`, Terraform's `sensitive`. */
+const SECRET_MARKER = /\\?"(?:[tT]ype)\\?"[ \t]*:[ \t]*\\?"(?:SecureString|CONCEALED)\\?"|\\?"(?:isSecret|is_secret|sensitive|secret)\\?"[ \t]*:[ \t]*true/;
+/** An object with no object inside: where a marker and the value it marks sit side by side. */
+const FLAT_OBJECT = /\{[^{}]{0,8192}\}/g;
+const VALUE_FIELD = /\\?"[vV]alue\\?"[ \t]*:[ \t]*\\?"((?:[^"\\]|\\[^"]){1,16384})\\?"/g;
+
+/**
+ * Values of objects marked secret by a field beside them: `aws ssm
+ * get-parameter --with-decryption`, `op item get --format json`, pipeline
+ * variables with `"isSecret": true`, `terraform output -json`. The value is
+ * secret whatever it looks like.
+ */
+export function detectMarkedSecrets(s: string, sink: Sink): void {
+  if (!/SecureString|CONCEALED|isSecret|is_secret|sensitive|"secret/.test(s)) return;
+  for (const m of s.matchAll(FLAT_OBJECT)) {
+    if (!SECRET_MARKER.test(m[0])) continue;
+    for (const v of m[0].matchAll(VALUE_FIELD)) if (v[1].length >= 4 && !isPlaceholderValue(v[1])) sink('secret', v[1]);
   }
 }
 

@@ -1,4 +1,4 @@
-import { detectAuthorization, detectBase64, detectCommandLines, detectCookies, detectCredentialFiles, detectNameValuePairs, detectQueryStrings } from './formats.js';
+import { detectAuthorization, detectBase64, detectCommandLines, detectCookies, detectCredentialFiles, detectMarkedSecrets, detectNameValuePairs, detectQueryStrings } from './formats.js';
 import { detectKeyValues, isSecretValue } from './key-value.js';
 import { detectProviders } from './providers.js';
 
@@ -273,6 +273,7 @@ export function detectSecretsIn(s: string, sink: ValueSink, inUrl: (i: number) =
   detectAuthorization(s, sink);
   detectCookies(s, sink);
   detectNameValuePairs(s, sink);
+  detectMarkedSecrets(s, sink);
   detectQueryStrings(s, sink);
   if (!decode) return;
   detectBase64(s, sink, (text, inner) => {

@@ -41,6 +41,7 @@ const LOOK_ALIKES: Array<[kind: string, text: string]> = [
   ['Set-Cookie attributes', 'Set-Cookie: theme=dark; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; SameSite=Lax'],
   ['a variable given by name that holds no secret', 'env:\n  - name: LOG_LEVEL\n    value: debug\n  - name: PASSWORD_MIN_LENGTH\n    value: "12"'],
   ['settings set on a command line', 'aws configure set region eu-west-1 && npm config set registry https://registry.npmjs.org/ && nmcli con show --active'],
+  ['parameters and outputs that are not secret', '{"Parameter": {"Name": "/prod/shop/db-host", "Type": "String", "Value": "db.internal.example"}} {"vpc_id": {"sensitive": false, "type": "string", "value": "vpc-0a1b2c3d4e5f60718"}} [{"Key": "region", "Value": "eu-west-1"}]'],
   ['key names in a schema', '"secretName": "db-credentials", "tokenUrl": "https://auth.example.com/token"'],
   ['key reference in Kubernetes', 'secretKeyRef:\n  name: app-secrets\n  key: password'],
   ['file names', 'client_secret.json token.txt id_ed25519 ~/.ssh/id_rsa.pub'],
