@@ -14,6 +14,7 @@ import {
 } from './rules.js';
 import { secretlintValues } from './secretlint.js';
 import { caselessFragments, exactFragments, trieSource } from './trie-regex.js';
+import { printedSecrets } from './command-output.js';
 import type { RedactionOptions, RedactionReport, Redactor, SessionHints } from './types.js';
 import { isDistinctiveUsername, NON_PERSONAL_HOMES, usernamesFromCwds, usernamesFromFolder } from './usernames.js';
 
@@ -24,6 +25,7 @@ const CACHE_MIN_LENGTH = 128;
 const MAX_SAMPLES = 3;
 const IMAGE_NOTE = '[image removed]';
 const TOOL_OUTPUT_NOTE = '[tool output removed]';
+const COMMAND_OUTPUT_RULE = 'command-output';
 
 /** A redactor's options, compiled once and shared by every session it redacts. */
 interface RedactorConfig {
@@ -105,6 +107,8 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
       applyDrops(values, options);
       // Pass 1: find every secret value, so that pass 2 can replace them all in one go.
       await detectSecrets(state, distinctStrings(values));
+      // Secrets printed bare by commands that print nothing else (`gh auth token`): known by the command, not by their look.
+      for (const v of printedSecrets(values)) register(state, COMMAND_OUTPUT_RULE, v);
       // Pass 2: replace in place.
       state.cache.clear();
       walk(values, (s) => redactString(state, s));
