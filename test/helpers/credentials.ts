@@ -246,7 +246,11 @@ const FORMATS: Record<string, Maker> = {
   'env-base64-service-account': () => named('GCP_SA_KEY=', b64(2300)),
   'json-long-client-secret': () => named('{"client_secret": "', b64url(1600), '"}'),
   'yaml-long-credentials': () => named('google_credentials: ', b64(4000)),
-  'long-opaque-bearer': () => named('Authorization: Bearer ', mixed(3000, B64URL)),
+  'long-opaque-bearer': () => {
+    // Its tail on its own too: a cap at 2 KB replaced the head and published the rest.
+    const v = mixed(3000, B64URL);
+    return { snippet: `Authorization: Bearer ${v}`, secrets: [v, v.slice(2100)] };
+  },
   // Cookies, variables given as a name and a value, a URL with no user, more login commands.
   'cookie-header': () => named('curl -H "Cookie: theme=dark; session_id=', mixed(40), '" https://app.qux.io/me'),
   'set-cookie-header': () => named('Set-Cookie: sid=', mixed(32), '; Path=/; HttpOnly; Secure'),
