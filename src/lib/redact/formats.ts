@@ -67,8 +67,13 @@ const XML_KEY_VALUE = /\bkey=(["'])([\w.-]{1,64})\1\s+value=(["'])([^"'\s]{3,256
 
 /** `aws configure set aws_secret_access_key X`, `yarn config set npmAuthToken X`: a name, a blank, its value. Group 1 the name, group 3 the value. */
 const CONFIG_SET = /\bconfig(?:ure)?[ \t]+set[ \t]+(?:--[\w-]+[ \t]+)*([\w./:@-]{1,128})[ \t]+(["']?)([^\s'"]{6,16384})\2/g;
-/** A PuTTY key file's private part: the base64 lines after `Private-Lines: N` (real lines, or `\n` as JSON writes them). */
-const PPK_PRIVATE = /Private-Lines:[ \t]*\d+(?:\r?\n|\\(?:r\\)?n)((?:[A-Za-z0-9+/=]{4,}(?:\r?\n|\\(?:r\\)?n|$))+)/g;
+/**
+ * A PuTTY key file's body: the base64 lines after `Public-Lines: N` and
+ * `Private-Lines: N` (real lines, or `\n` as JSON writes them), and the
+ * `Private-MAC`, which for a key with a passphrase lets anyone test guesses
+ * offline. The public lines go too: nothing of the file is worth showing.
+ */
+const PPK_LINES = /(?:Public|Private)-Lines:[ \t]*\d+(?:\r?\n|\\(?:r\\)?n)((?:[A-Za-z0-9+/=]{4,}(?:\r?\n|\\(?:r\\)?n|$))+)|Private-MAC:[ \t]*([0-9a-fA-F]{16,})/g;
 
 /** Credential files: `.netrc`, `.pgpass`, XML configs, PuTTY keys; and settings given by name on a command line. */
 export function detectCredentialFiles(s: string, sink: Sink): void {
@@ -96,12 +101,11 @@ export function detectCredentialFiles(s: string, sink: Sink): void {
       if (kind && isSecretValue(m[3], kind, m[2] !== '')) sink(kind, m[3]);
     }
   }
-  if (s.includes('Private-Lines')) {
-    for (const m of s.matchAll(PPK_PRIVATE)) {
-      const lines = m[1].split(/\r?\n|\\(?:r\\)?n/).filter((l) => l.length >= 4);
-      // One placeholder for the whole private part, as for a PEM block.
-      for (const line of lines) sink('private-key', line, `ppk:${lines[0]}`);
-    }
+  if (s.includes('Private-Lines') || s.includes('Private-MAC')) {
+    const lines = [...s.matchAll(PPK_LINES)].flatMap((m) => (m[2] !== undefined ? [m[2]] : m[1].split(/\r?\n|\\(?:r\\)?n/))).filter((l) => l.length >= 8);
+    // One placeholder for the whole key, as for a PEM block. A line under 8 characters (a block's last) is left:
+    // as a value it would be replaced wherever those few characters appear, and it gives away nothing.
+    for (const line of lines) sink('private-key', line, `ppk:${lines[0]}`);
   }
   if (s.includes('value=')) {
     for (const m of s.matchAll(XML_KEY_VALUE)) {
