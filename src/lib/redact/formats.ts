@@ -75,6 +75,12 @@ const CONFIG_SET = /\bconfig(?:ure)?[ \t]+set[ \t]+(?:--[\w-]+[ \t]+)*([\w./:@-]
  */
 const PPK_LINES = /(?:Public|Private)-Lines:[ \t]*\d+(?:\r?\n|\\(?:r\\)?n)((?:[A-Za-z0-9+/=]{4,}(?:\r?\n|\\(?:r\\)?n|$))+)|Private-MAC:[ \t]*([0-9a-fA-F]{16,})/g;
 
+/** A value given under a name: a secret when the name is a secret's and the value reads as one of that kind. */
+function sinkNamed(sink: Sink, name: string, value: string, quoted = true): void {
+  const kind = secretNameKind(name);
+  if (kind && isSecretValue(value, kind, quoted)) sink(kind, value);
+}
+
 /** Credential files: `.netrc`, `.pgpass`, XML configs, PuTTY keys; and settings given by name on a command line. */
 export function detectCredentialFiles(s: string, sink: Sink): void {
   if (s.includes('password') && (s.includes('machine') || s.includes('default'))) {
@@ -90,16 +96,10 @@ export function detectCredentialFiles(s: string, sink: Sink): void {
     }
   }
   if (s.includes('</')) {
-    for (const m of s.matchAll(XML_ELEMENT)) {
-      const kind = secretNameKind(m[1]);
-      if (kind && isSecretValue(m[2], kind)) sink(kind, m[2]);
-    }
+    for (const m of s.matchAll(XML_ELEMENT)) sinkNamed(sink, m[1], m[2]);
   }
   if (s.includes('config')) {
-    for (const m of s.matchAll(CONFIG_SET)) {
-      const kind = secretNameKind(m[1].split(/[/:]/).pop() ?? '');
-      if (kind && isSecretValue(m[3], kind, m[2] !== '')) sink(kind, m[3]);
-    }
+    for (const m of s.matchAll(CONFIG_SET)) sinkNamed(sink, m[1].split(/[/:]/).pop() ?? '', m[3], m[2] !== '');
   }
   if (s.includes('Private-Lines') || s.includes('Private-MAC')) {
     const lines = [...s.matchAll(PPK_LINES)].flatMap((m) => (m[2] !== undefined ? [m[2]] : m[1].split(/\r?\n|\\(?:r\\)?n/))).filter((l) => l.length >= 8);
@@ -108,10 +108,7 @@ export function detectCredentialFiles(s: string, sink: Sink): void {
     for (const line of lines) sink('private-key', line, `ppk:${lines[0]}`);
   }
   if (s.includes('value=')) {
-    for (const m of s.matchAll(XML_KEY_VALUE)) {
-      const kind = secretNameKind(m[2]);
-      if (kind && isSecretValue(m[4], kind)) sink(kind, m[4]);
-    }
+    for (const m of s.matchAll(XML_KEY_VALUE)) sinkNamed(sink, m[2], m[4]);
   }
 }
 
@@ -194,16 +191,10 @@ const NAMED_VALUE_OBJECT = /\\?"([A-Za-z_][\w.-]{0,63})\\?"[ \t]*:[ \t]*\{[ \t\r
 export function detectNameValuePairs(s: string, sink: Sink): void {
   if (!/[vV]alue/.test(s)) return;
   if (/[nN]ame|[kK]ey/.test(s)) {
-    for (const m of s.matchAll(NAME_THEN_VALUE)) {
-      const kind = secretNameKind(m[1]);
-      if (kind && isSecretValue(m[3], kind, m[2] !== undefined)) sink(kind, m[3]);
-    }
+    for (const m of s.matchAll(NAME_THEN_VALUE)) sinkNamed(sink, m[1], m[3], m[2] !== undefined);
   }
   if (s.includes('{')) {
-    for (const m of s.matchAll(NAMED_VALUE_OBJECT)) {
-      const kind = secretNameKind(m[1]);
-      if (kind && isSecretValue(m[2], kind)) sink(kind, m[2]);
-    }
+    for (const m of s.matchAll(NAMED_VALUE_OBJECT)) sinkNamed(sink, m[1], m[2]);
   }
 }
 
