@@ -2,7 +2,7 @@ import { basename, dirname, relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { agentIdFromPath, discoverSources, sidecarPathOf, toPosix, WORKFLOW_DIR, type SessionSource, type SourceLayout } from '../discover.js';
 import { openInside, readTextInside } from '../fs/safe-path.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../jsonl/json-depth.js';
+import { MAX_JSON_DEPTH, nestsTooDeep } from '../jsonl/json-depth.js';
 import { readJsonl, type JsonlRecord } from '../jsonl/read-jsonl.js';
 import { createRedactor } from '../redact/redactor.js';
 import type { RedactionOptions, RedactionReport, Redactor } from '../redact/types.js';
@@ -290,7 +290,7 @@ async function readSideFiles(source: SessionSource, root: string, rel: (p: strin
         diagnostics.push({ file: rel(path), line: 0, code: 'not-json', reason: `agent sidecar cannot be read as JSON (${(err as Error).message.slice(0, 80)}); ignored` });
         continue;
       }
-      if (text.length > 2 * MAX_JSON_DEPTH && nestsDeeperThan(value, MAX_JSON_DEPTH)) diagnostics.push({ file: rel(path), line: 0, code: 'too-deep', reason: `agent sidecar nests deeper than ${MAX_JSON_DEPTH} levels; ignored` });
+      if (nestsTooDeep(text, value)) diagnostics.push({ file: rel(path), line: 0, code: 'too-deep', reason: `agent sidecar nests deeper than ${MAX_JSON_DEPTH} levels; ignored` });
       else if (value && typeof value === 'object' && !Array.isArray(value)) out.push({ path, rel: rel(path), kind: 'sidecar', value: value as AgentMeta, bytes: Buffer.byteLength(text) });
       else diagnostics.push({ file: rel(path), line: 0, code: 'not-object', reason: 'agent sidecar is not a JSON object; ignored' });
     } catch (err) {

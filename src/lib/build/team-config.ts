@@ -10,7 +10,7 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readTextInside } from '../fs/safe-path.js';
 import type { Diagnostic } from '../diagnostics.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../jsonl/json-depth.js';
+import { MAX_JSON_DEPTH, nestsTooDeep } from '../jsonl/json-depth.js';
 
 /** The team config of a session, if its source tree holds one: `<root>/teams/session-<first 8 of its id>/config.json`. */
 export async function readTeamConfig(root: string, sessionId: string, rel: (p: string) => string, diagnostics: Diagnostic[]): Promise<{ file: string; value: Record<string, unknown> } | undefined> {
@@ -31,7 +31,7 @@ export async function readTeamConfig(root: string, sessionId: string, rel: (p: s
       diagnostics.push({ file: rel(path), line: 0, code: 'not-object', reason: 'team config is not a JSON object; ignored' });
       return undefined;
     }
-    if (text.length > 2 * MAX_JSON_DEPTH && nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+    if (nestsTooDeep(text, value)) {
       diagnostics.push({ file: rel(path), line: 0, code: 'too-deep', reason: `team config nests deeper than ${MAX_JSON_DEPTH} levels; ignored` });
       return undefined;
     }

@@ -24,3 +24,12 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
   }
   return false;
 }
+
+/**
+ * Whether a parsed JSON text nests deeper than {@link MAX_JSON_DEPTH}: the
+ * one check every reader of session files makes. A text shorter than twice
+ * the limit cannot hold that many brackets, so most lines skip the walk.
+ */
+export function nestsTooDeep(text: string, value: unknown): boolean {
+  return text.length > 2 * MAX_JSON_DEPTH && nestsDeeperThan(value, MAX_JSON_DEPTH);
+}

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { openInside } from '../fs/safe-path.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { MAX_JSON_DEPTH, nestsTooDeep } from './json-depth.js';
 
 /** One JSON object read from one line of a JSONL file. */
 export interface JsonlRecord {
@@ -131,7 +131,7 @@ export async function readJsonl(path: string, displayName = path, root = dirname
       return true;
     }
     // A line shorter than twice the limit cannot nest deeper than it: most lines are not walked.
-    if (text.length > 2 * MAX_JSON_DEPTH && nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+    if (nestsTooDeep(text, value)) {
       report(line, 'too-deep', `line nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels; not read`);
       return true;
     }
