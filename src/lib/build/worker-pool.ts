@@ -9,11 +9,15 @@ import type { Plugin } from 'esbuild';
 import { Worker } from 'node:worker_threads';
 import type { SessionJob, SessionJobResult } from './process-session.js';
 
-export interface SessionPool {
-  run(job: SessionJob): Promise<SessionJobResult>;
+/** Worker threads that run jobs of one kind: `run` resolves with the job's result, `close` stops every thread. */
+export interface ThreadPool<J, R> {
+  run(job: J): Promise<R>;
   close(): Promise<void>;
   size: number;
 }
+
+/** The pool the loader sends sessions to. */
+export type SessionPool = ThreadPool<SessionJob, SessionJobResult>;
 
 /** What a worker thread posts back for a job: its result, or the error it threw (a plain object, as errors do not cross threads whole). */
 export type ThreadAnswer<R> = { result: R } | { error: { name: string; message: string; stack?: string } };
@@ -28,7 +32,7 @@ const MAX_RESTARTS = 8;
  * reason it died, and a new thread takes its place, so the other jobs of a
  * build still run. `first` are threads started already (taken before new ones).
  */
-export function createThreadPool<J, R>(start: () => Worker, size: number, first: Worker[] = []): { run(job: J): Promise<R>; close(): Promise<void>; size: number } {
+export function createThreadPool<J, R>(start: () => Worker, size: number, first: Worker[] = []): ThreadPool<J, R> {
   const live = new Set<Worker>();
   const idle: Worker[] = [];
   const waiting: Array<() => void> = [];
