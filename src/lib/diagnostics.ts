@@ -14,6 +14,35 @@ export interface Diagnostic {
   reason: string;
   /** For `unknown-type`: the entry's `type` as written, so the build log can group them by type. */
   entryType?: string;
+  /**
+   * The head of the line a problem is about, as read (at most
+   * {@link LINE_HEAD_READ} characters). Never stored or printed as it is:
+   * {@link redactProblem} redacts it whole and only then quotes its start.
+   */
+  lineHead?: string;
+}
+
+/**
+ * How much of a bad line is kept to quote. Redaction reads all of it before
+ * the quote is cut, so a secret that starts in the quoted head is found by
+ * its whole shape; a head cut first left a token that no longer matched its
+ * pattern, and published most of it.
+ */
+export const LINE_HEAD_READ = 4096;
+
+/** How many characters of a bad line's redacted head a problem quotes. */
+const LINE_HEAD_SHOWN = 40;
+
+/**
+ * A problem as it may be stored and printed: its file name and reason passed
+ * through `redact`, and the head of its line (if it has one) redacted whole,
+ * then cut and quoted at the end of the reason.
+ */
+export function redactProblem(d: Diagnostic, redact: (text: string) => string): Diagnostic {
+  const { lineHead, ...rest } = d;
+  const reason = redact(rest.reason);
+  const quote = lineHead === undefined ? '' : ` — starts with ${JSON.stringify(redact(lineHead).slice(0, LINE_HEAD_SHOWN))}`;
+  return { ...rest, file: redact(rest.file), reason: reason + quote };
 }
 
 /** Every diagnostic code, in one list: the `DiagnosticCode` union and the store's schema derive from it. */

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../diagnostics.js';
+import { redactProblem, type Diagnostic } from '../diagnostics.js';
 import { createRedactor } from '../redact/redactor.js';
 import type { RedactionOptions } from '../redact/types.js';
 import { usernamesFromFolder } from '../redact/usernames.js';
@@ -30,7 +30,7 @@ export async function redactLayoutProblems(problems: Diagnostic[], redaction: Re
     const redactor = createRedactor({ ...redaction, usernames: [...(redaction.usernames ?? []), ...usernamesFromFolder(folder)] });
     // Nothing to scan: this seeds the login names, as opening a session does.
     await redactor.redactSession([], { projectFolders: [folder] });
-    out.push({ ...d, file: redactor.redactText(d.file), reason: redactor.redactText(d.reason) });
+    out.push(redactProblem(d, (text) => redactor.redactText(text)));
   }
   return out;
 }

@@ -1,9 +1,9 @@
 import { basename, dirname, relative } from 'node:path';
-import type { Diagnostic } from '../diagnostics.js';
+import { redactProblem, type Diagnostic } from '../diagnostics.js';
 import { agentIdFromPath, discoverSources, sidecarPathOf, toPosix, WORKFLOW_DIR, type SessionSource, type SourceLayout } from '../discover.js';
 import { openInside, readTextInside } from '../fs/safe-path.js';
 import { MAX_JSON_DEPTH, nestsTooDeep } from '../jsonl/json-depth.js';
-import { readJsonl, type JsonlRecord } from '../jsonl/read-jsonl.js';
+import { jsonErrorReason, readJsonl, stringLiteralsOf, type JsonlRecord } from '../jsonl/read-jsonl.js';
 import { createRedactor } from '../redact/redactor.js';
 import type { RedactionOptions, RedactionReport, Redactor } from '../redact/types.js';
 import { redactProjectFolder, usernamesFromCwds, usernamesFromFolder } from '../redact/usernames.js';
@@ -152,13 +152,13 @@ export async function readSession(source: SessionSource, options: OpenSessionOpt
     for (const f of sideFiles) values.push(f.value);
     for (const records of journals.values()) for (const r of records) values.push(r.value);
     if (team) values.push(team.value);
+    // A bad line's strings are one escape level deeper in its raw text than a record's: read as values, so the secrets they hold are known by value too.
+    for (const d of diagnostics) if (d.lineHead !== undefined) values.push(stringLiteralsOf(d.lineHead));
     report = await redactor.redactSession(values, { projectFolders: [source.projectFolder] });
-    // Problems quote file names and line heads: redacted before anyone stores or prints them.
-    for (const d of diagnostics) {
-      d.file = redactor.redactText(d.file);
-      d.reason = redactor.redactText(d.reason);
-    }
   }
+  // Problems quote file names and line heads: redacted before anyone stores or prints them (and quoted, unredacted, when redaction is off).
+  const redact = redactor ? (text: string) => redactor!.redactText(text) : (text: string) => text;
+  for (const [i, d] of diagnostics.entries()) diagnostics[i] = redactProblem(d, redact);
   return { source, files, sideFiles, journals, ...(team ? { team } : {}), diagnostics, bytes, report, redactor };
 }
 
@@ -225,7 +225,7 @@ export function copyIdentity(read: ReadSession): SessionIdentity {
 
 /** Names nothing a redactor would not let through: problems quote file names and line heads. */
 function redactDiagnostic(d: Diagnostic, redactor: Redactor): Diagnostic {
-  return { ...d, file: redactor.redactText(d.file), reason: redactor.redactText(d.reason) };
+  return redactProblem(d, (text) => redactor.redactText(text));
 }
 
 /** The session's identity (see {@link SessionIdentity}); without a model, what the folder alone tells. */
@@ -287,7 +287,7 @@ async function readSideFiles(source: SessionSource, root: string, rel: (p: strin
       try {
         value = JSON.parse(text);
       } catch (err) {
-        diagnostics.push({ file: rel(path), line: 0, code: 'not-json', reason: `agent sidecar cannot be read as JSON (${(err as Error).message.slice(0, 80)}); ignored` });
+        diagnostics.push({ file: rel(path), line: 0, code: 'not-json', reason: `agent sidecar cannot be read as JSON (${jsonErrorReason(err)}); ignored` });
         continue;
       }
       if (nestsTooDeep(text, value)) diagnostics.push({ file: rel(path), line: 0, code: 'too-deep', reason: `agent sidecar nests deeper than ${MAX_JSON_DEPTH} levels; ignored` });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { readTextInside } from '../fs/safe-path.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { MAX_JSON_DEPTH, nestsTooDeep } from '../jsonl/json-depth.js';
+import { jsonErrorReason } from '../jsonl/read-jsonl.js';
 
 /** The team config of a session, if its source tree holds one: `<root>/teams/session-<first 8 of its id>/config.json`. */
 export async function readTeamConfig(root: string, sessionId: string, rel: (p: string) => string, diagnostics: Diagnostic[]): Promise<{ file: string; value: Record<string, unknown> } | undefined> {
@@ -38,7 +39,7 @@ export async function readTeamConfig(root: string, sessionId: string, rel: (p: s
     return { file: rel(path), value: value as Record<string, unknown> };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
-    diagnostics.push({ file: rel(path), line: 0, code: 'not-json', reason: `team config cannot be read as JSON (${(err as Error).message.slice(0, 80)}); ignored` });
+    diagnostics.push({ file: rel(path), line: 0, code: 'not-json', reason: `team config cannot be read as JSON (${jsonErrorReason(err)}); ignored` });
     return undefined;
   }
 }

@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import type { Diagnostic } from '../diagnostics.js';
+import { LINE_HEAD_READ, type Diagnostic } from '../diagnostics.js';
 import { openInside } from '../fs/safe-path.js';
 import { MAX_JSON_DEPTH, nestsTooDeep } from './json-depth.js';
 
@@ -120,7 +120,7 @@ export async function readJsonl(path: string, displayName = path, root = dirname
       if (isLast && looksTruncated(text)) {
         report(line, 'truncated-line', 'last line is cut off (no closing brace and no final newline)');
       } else {
-        report(line, 'not-json', `not JSON: ${(err as Error).message.slice(0, 120)} — starts with ${JSON.stringify(text.slice(0, 40))}`);
+        diagnostics.push({ file: displayName, line, code: 'not-json', reason: `not JSON: ${jsonErrorReason(err)}`, lineHead: text.slice(0, LINE_HEAD_READ) });
       }
       return true;
     }
@@ -158,8 +158,42 @@ function collapseIfNotJsonl(records: JsonlRecord[], diagnostics: Diagnostic[], d
       line: 0,
       code: 'not-jsonl',
       reason: `file is not JSONL${binary ? ' (binary or not UTF-8)' : ''}: none of its ${lineCount} lines is a JSON object (first problem, line ${first.line}: ${first.reason.slice(0, 80)})`,
+      ...(first.lineHead !== undefined ? { lineHead: first.lineHead } : {}),
     },
   ];
+}
+
+/**
+ * V8's `JSON.parse` message without the piece of the line it quotes
+ * (`Unexpected token 'g', "ghp_4vUCsM"... is not valid JSON`): that piece is
+ * cut anywhere, so a secret in it could not be known by its shape. The line's
+ * head is quoted instead, after redaction (see `redactProblem`).
+ */
+export function jsonErrorReason(err: unknown): string {
+  const message = (err as Error).message.replace(/(?:^|, )(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, '');
+  return (message || 'not valid JSON').slice(0, 120);
+}
+
+/** A JSON string literal, closed or cut off at the end of the text. */
+const STRING_LITERAL = /"((?:[^"\\]|\\[\s\S])*)(?:"|$)/g;
+
+/**
+ * The string literals of a line that is not JSON, decoded where they can be
+ * (a cut or broken literal is kept as written). A record's strings reach
+ * redaction decoded; a bad line's would otherwise be read one escape level
+ * deeper (`{\"apiKey\": …}` inside a string), where names and values are
+ * not where the rules look for them.
+ */
+export function stringLiteralsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(STRING_LITERAL)) {
+    try {
+      out.push(JSON.parse(`"${m[1]}"`) as string);
+    } catch {
+      out.push(m[1]);
+    }
+  }
+  return out;
 }
 
 function isBlank(buf: Buffer): boolean {

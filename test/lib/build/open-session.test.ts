@@ -4,10 +4,14 @@
  * is read, every refusal is a reported problem naming the file, and every
  * session inside still opens.
  */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assignSiblingAgents, openSession, readHead, readSession, sessionFileIncludes } from '../../../src/lib/build/open-session.js';
 import { discoverSources, type SourceLayout } from '../../../src/lib/discover.js';
+import { generateCredentials } from '../../helpers/credentials.js';
 import { makeHostileTree, type HostileTree } from '../../helpers/hostile-tree.js';
 
 describe('discovery and openSession over a hostile tree', () => {
@@ -75,5 +79,46 @@ describe('discovery and openSession over a hostile tree', () => {
     expect(JSON.stringify(read)).not.toContain(tree.outsideMarker);
     expect(await readHead(source.path, 4096)).toBe('');
     expect(await sessionFileIncludes(source.path, tree.outsideMarker)).toBe(false);
+  });
+});
+
+describe('problems of bad lines, agent sidecars and team configs never quote a piece of a secret', () => {
+  const credentials = generateCredentials();
+  const secrets = credentials.flatMap((c) => c.secrets);
+  /** Every run of ten characters of a secret (the whole secret when it is shorter): none may be printed. */
+  const pieces = [...new Set(secrets.flatMap((s) => (s.length <= 10 ? [s] : Array.from({ length: s.length - 9 }, (_, i) => s.slice(i, i + 10)))))];
+  const leaks = (text: string) => pieces.filter((p) => text.includes(p));
+
+  it('quotes the head of each bad line only after redacting the line whole', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'sp-bad-lines-'));
+    const sessionId = randomUUID();
+    const folder = join(root, '-work-vault');
+    mkdirSync(join(folder, sessionId, 'subagents'), { recursive: true });
+    const teamDir = join(root, 'teams', `session-${sessionId.slice(0, 8)}`);
+    mkdirSync(teamDir, { recursive: true });
+    const good = JSON.stringify({ type: 'user', uuid: randomUUID(), parentUuid: null, sessionId, timestamp: '2026-10-05T09:00:00Z', cwd: '/work/vault', message: { role: 'user', content: 'hi' } });
+    // A record cut or garbled around a credential (the line's head ends inside it), and the credential as a raw line.
+    const bad = credentials.flatMap((c) => [`{"type":"user","text":${JSON.stringify(c.snippet)} oops}`, `{"k":${JSON.stringify(c.snippet)},}`, ...(c.snippet.includes('\n') ? [] : [c.snippet])]);
+    writeFileSync(join(folder, `${sessionId}.jsonl`), `${good}\n${bad.join('\n')}\n`);
+    // JSON that V8 cannot parse quotes a window of the text in its message.
+    writeFileSync(join(folder, sessionId, 'subagents', 'agent-a1.jsonl'), `${good}\n`);
+    writeFileSync(join(folder, sessionId, 'subagents', 'agent-a1.meta.json'), `{"agentType": "x", "token": ${credentials[0].secrets[0]}}`);
+    writeFileSync(join(teamDir, 'config.json'), `{"members": [${credentials[0].secrets[0]}]}`);
+    try {
+      const layout = await discoverSources(root);
+      const source = layout.sessions.find((s) => s.sessionId === sessionId)!;
+      const read = await readSession(source, { root, owners: await assignSiblingAgents(layout), redaction: {} });
+      const files = new Set(read.diagnostics.filter((d) => d.code === "not-json").map((d) => d.file.split("/").pop()));
+      expect([...files].sort()).toEqual([`${sessionId}.jsonl`, "agent-a1.meta.json", "config.json"].sort());
+      expect(read.diagnostics.filter((d) => d.code === "not-json").length).toBeGreaterThanOrEqual(2 * credentials.length + 2);
+      expect(read.diagnostics.every((d) => d.lineHead === undefined)).toBe(true);
+      expect(leaks(JSON.stringify(read.diagnostics))).toEqual([]);
+      // The head is still quoted, as far as redaction leaves it.
+      expect(read.diagnostics.some((d) => d.reason.includes('starts with "{\\"type\\":\\"user\\",\\"text\\":'))).toBe(true);
+      const opened = await openSession(source, { root, owners: await assignSiblingAgents(layout), redaction: {} });
+      expect(leaks(JSON.stringify(opened.result.ok ? opened.result.session.diagnostics : opened.result.diagnostics))).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../../src/lib/jsonl/json-depth.js';
-import { readJsonl } from '../../../src/lib/jsonl/read-jsonl.js';
+import { jsonErrorReason, readJsonl, stringLiteralsOf } from '../../../src/lib/jsonl/read-jsonl.js';
 import { BAD_LINE_CODES } from '../../../src/lib/diagnostics.js';
 import { corpusRoot, fixturePath, loadExpect } from '../../helpers/shared.js';
 
@@ -84,5 +84,42 @@ describe('readJsonl', () => {
     const r = await readJsonl(p);
     expect(r.records).toHaveLength(2);
     expect((r.records[0].value.a as string).length).toBe(big.length);
+  });
+});
+
+describe('bad lines quote nothing before redaction', () => {
+  const parseError = (text: string) => {
+    try {
+      JSON.parse(text);
+    } catch (err) {
+      return err;
+    }
+    throw new Error('parsed');
+  };
+
+  it("drops the piece of the line V8's message quotes, and keeps what went wrong", () => {
+    const token = 'ghp_4vUCsMehGAkWvj7FAc9QeWJKY40uvSwMFLZD';
+    for (const text of [token, `{"members": [${token}]}`, `[1,${token}]`, `x${'y'.repeat(200)}${token}`]) {
+      const reason = jsonErrorReason(parseError(text));
+      expect(reason, text).toMatch(/^Unexpected token '.'$/);
+    }
+    expect(jsonErrorReason(parseError('undefined'))).toBe('not valid JSON');
+    expect(jsonErrorReason(parseError('{"a":1'))).toMatch(/^Expected ',' or '}' after property value in JSON at position 6/);
+    expect(jsonErrorReason(parseError(`{"a":"${token}"} x`))).toMatch(/^Unexpected non-whitespace character after JSON at position/);
+  });
+
+  it("keeps a bad line's head apart from its reason, for redaction to read whole", async () => {
+    const line = `{"type":"user","token":"xoxb-7034236671-276842684656-9ojfljoQoaF1LlqsajAIxNKu" oops}`;
+    const r = await readJsonl(tmpFile(`{"a":1}\n${line}\n${'z'.repeat(10_000)}\n`), 'x.jsonl');
+    expect(r.diagnostics.map((d) => [d.line, d.code, d.lineHead?.length])).toEqual([
+      [2, 'not-json', line.length],
+      [3, 'not-json', 4096],
+    ]);
+    for (const d of r.diagnostics) expect(d.reason).not.toMatch(/xoxb|zzz/);
+  });
+
+  it("reads a bad line's strings decoded, a cut one as written", () => {
+    expect(stringLiteralsOf('{"k":"{\\"apiKey\\": \\"v\\"}", "n":1, "cut":"ab\\u00')).toEqual(['k', '{"apiKey": "v"}', 'n', 'cut', 'ab\\u00']);
+    expect(stringLiteralsOf('no strings at all')).toEqual([]);
   });
 });
