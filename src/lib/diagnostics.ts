@@ -103,7 +103,7 @@ export const DIAGNOSTIC_TITLES: Readonly<Record<DiagnosticCode, string>> = {
   'agent-without-session': 'agent file whose session is not in the source; not shown',
   'symlink-skipped': 'symbolic link in the source; not followed, not read',
   'unsafe-name': 'file whose name cannot be a session or agent id; not read',
-  'process-error': 'session that could not be processed, a bug in Sessionpress to report; no page',
+  'process-error': 'session that could not be processed; no page',
 };
 
 /** Codes that say why a file got no page (it is skipped), rather than what is wrong in it. */

@@ -61,7 +61,7 @@ export function createProblemReport() {
       const kinds = kindsOf(fresh);
       if (kinds.length) {
         const total = kinds.reduce((n, k) => n + k.count, 0);
-        lines.push({ level: 'warn', text: `${plural(total, 'problem')} ${where(fresh)}, by kind (every one is in ${problemsFile}, and on its session's page):` });
+        lines.push({ level: 'warn', text: `${plural(total, 'problem')} ${where(fresh)}, by kind (every one is in ${problemsFile}; a published session's are on its page too):` });
         lines.push(...kindLines(kinds).map((text) => ({ level: 'warn' as const, text: `  ${text}` })));
       }
       const knownCount = known.reduce((n, s) => n + problemsOf(s).length, 0);

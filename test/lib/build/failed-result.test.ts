@@ -1,5 +1,7 @@
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { failedResult } from '../../../src/lib/build/failed-result.js';
+import { createThreadPool } from '../../../src/lib/build/worker-pool.js';
 import type { SessionJob } from '../../../src/lib/build/process-session.js';
 import type { SessionSource } from '../../../src/lib/discover.js';
 
@@ -40,5 +42,37 @@ describe('a session whose processing threw', () => {
   it('says what was thrown when it is not an Error', async () => {
     const result = await failedResult(job, 'a string');
     expect(!result.ok && result.diagnostics[0].reason).toMatch(/^could not be processed \(string\)/);
+  });
+
+  it('says a thread that ran out of memory met a limit the user can raise, not a bug', async () => {
+    // A real thread with a small heap, filled: the error is the one the pool really hands on.
+    const pool = createThreadPool<string, never>(
+      () => new Worker(`require('node:worker_threads').parentPort.on('message', () => { const a = []; for (;;) a.push(new Array(1e5).fill(1)); });`, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 16 } }),
+      1,
+    );
+    let error: unknown;
+    try {
+      await pool.run('fill');
+    } catch (e) {
+      error = e;
+    } finally {
+      await pool.close();
+    }
+    const result = await failedResult(job, error);
+    const reason = !result.ok ? result.diagnostics[0].reason : '';
+    expect(reason).toMatch(/ran out of memory/);
+    expect(reason).toMatch(/--max-old-space-size/);
+    expect(reason).not.toMatch(/bug/);
+  }, 60_000);
+
+  it('says a string past V8\'s length limit is a size, not a bug', async () => {
+    let error: unknown;
+    try {
+      'x'.repeat(2 ** 30);
+    } catch (e) {
+      error = e;
+    }
+    const result = await failedResult(job, error);
+    expect(!result.ok && result.diagnostics[0].reason).toMatch(/larger than a JavaScript string/);
   });
 });

@@ -65,7 +65,7 @@ describe('the problem report', () => {
 
   it('counts every problem in the header, names the problems file, and leaves why a file got no page to the skipped-files line', () => {
     const total = sources.reduce((n, s) => n + s.items.filter((d) => !SKIP_CODES.has(d.code)).length, 0);
-    expect(text[0]).toBe(`${total} problems in ${sources.length} sessions, by kind (every one is in cache/problems.txt, and on its session's page):`);
+    expect(text[0]).toBe(`${total} problems in ${sources.length} sessions, by kind (every one is in cache/problems.txt; a published session's are on its page too):`);
     expect(text.join('\n')).not.toContain('metadata-only');
     expect(summary.every((l) => l.level === 'warn')).toBe(true);
   });
