@@ -177,6 +177,8 @@ function register(state: SessionState, rule: string, value: string, group?: stri
 function addUsername(state: SessionState, name: string): void {
   if (NON_PERSONAL_HOMES.has(name) || state.usernames.has(name)) return;
   state.usernames.add(name);
+  // A Windows folder named for its person (`Ada Lovelace`): each word is a name of its own wherever it appears.
+  if (name.includes(' ')) for (const word of name.split(' ')) if (word) state.usernames.add(word);
   invalidate(state);
 }
 

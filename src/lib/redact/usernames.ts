@@ -42,7 +42,8 @@ export function isDistinctiveUsername(name: string): boolean {
   );
 }
 
-const CWD_HOME = /(?:^|[\\/])(?:home|Users)[\\/]+([^\\/\s]+)/;
+// A Windows user folder may hold blanks (`C:\\Users\\Ada Lovelace`); a cwd is a path, so the name runs to the next separator.
+const CWD_HOME = /(?:^|[\\/])(?:home|Users)[\\/]+([^\\/\n]+)/;
 
 /**
  * Candidate login names in working-directory strings such as
@@ -53,7 +54,8 @@ export function usernamesFromCwds(cwds: Iterable<string>): string[] {
   for (const cwd of cwds) {
     if (typeof cwd !== 'string') continue;
     const m = CWD_HOME.exec(cwd);
-    if (m && !NON_PERSONAL_HOMES.has(m[1])) out.add(m[1]);
+    const name = m?.[1].trim();
+    if (name && !NON_PERSONAL_HOMES.has(name)) out.add(name);
   }
   return [...out];
 }

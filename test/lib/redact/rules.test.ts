@@ -199,6 +199,28 @@ describe('home paths and usernames', () => {
     expect(out).toBe('cd ~/src; ls ~/x ~/y ~ ~/z; [REDACTED:username] [REDACTED:username] [REDACTED:username]; see https://host.example/var/home/zed');
   });
 
+  it('rewrites Cygwin, Git Bash and WSL-share homes, and learns the names behind a VS Code remote or a WSL share with backslashes', async () => {
+    // Each alone: a name learnt from one form must not hide that another form went unread.
+    const one = async (text: string) => (await redact(text)).out;
+    expect(await one('ls /cygdrive/c/Users/plimsoll/src')).toBe('ls ~/src');
+    expect(await one('cd /c/Users/quorra/x')).toBe('cd ~/x');
+    expect(await one('open //wsl$/Ubuntu/home/tarkle/y and //wsl.localhost/Debian/home/brindle')).toBe('open ~/y and ~');
+    expect(await one('code vscode-remote://wsl+Ubuntu/home/mostyn/app/a.ts')).toBe('code vscode-remote://wsl+Ubuntu/home/[REDACTED:username]/app/a.ts');
+    expect(await one('vscode-remote://ssh-remote+box.lan/home/mostyn/app')).toBe('vscode-remote://ssh-remote+box.lan/home/[REDACTED:username]/app');
+    expect(await one('dir \\\\wsl$\\Ubuntu\\home\\mostyn\\app')).toBe('dir \\\\wsl$\\Ubuntu\\home\\[REDACTED:username]\\app');
+    // As JSON text writes it: every backslash doubled.
+    expect(await one('dir \\\\\\\\wsl.localhost\\\\Ubuntu-22.04\\\\home\\\\mostyn\\\\app')).toBe('dir \\\\\\\\wsl.localhost\\\\Ubuntu-22.04\\\\home\\\\[REDACTED:username]\\\\app');
+    // Not a drive: a word before it, or a URL's path.
+    expect(await one('see a/c/Users/zed and https://host.example/c/Users/zed')).toBe('see a/c/Users/zed and https://host.example/c/Users/zed');
+  });
+
+  it("takes a Windows user folder named for its person whole, and each of its words wherever they appear", async () => {
+    const { out } = await redact('cd C:\\Users\\Ada Quixworth\\src; type "C:\\\\Users\\\\Ada Quixworth\\\\x"; C:/Users/Ada Quixworth/y; Quixworth wrote it');
+    expect(out).toBe('cd ~\\src; type "~\\\\x"; ~/y; [REDACTED:username] wrote it');
+    // In a sentence, only a separator after the words makes them part of the name.
+    expect((await redact('the files are in C:\\Users\\plimsoll is where Docs are\\')).out).toBe('the files are in ~ is where Docs are\\');
+  });
+
   it('takes the username from the project folder and from paths in the text', async () => {
     const a = await redact('whoami: qzxuser7', {}, { projectFolders: ['-home-qzxuser7-work-api'] });
     expect(a.out).toBe('whoami: [REDACTED:username]');
@@ -240,6 +262,7 @@ describe('home paths and usernames', () => {
     expect(usernamesFromFolder('C--Users-ada-src')).toEqual(['ada']);
     expect(usernamesFromFolder('-srv-app')).toEqual([]);
     expect(usernamesFromCwds(['/home/ada/x', 'C:\\Users\\bob\\y', '/Users/ada', '/srv/z'])).toEqual(['ada', 'bob']);
+    expect(usernamesFromCwds(['C:\\Users\\Ada Lovelace\\src', 'C:\\Users\\Ada Lovelace'])).toEqual(['Ada Lovelace']);
   });
 
   it('redacts project folder names', () => {
@@ -248,6 +271,7 @@ describe('home paths and usernames', () => {
     expect(redactProjectFolder('-Users-ada', [])).toBe('-home');
     expect(redactProjectFolder('-home-ada-ada-notes', ['ada'])).toBe('-user-notes');
     expect(redactProjectFolder('-srv-app', ['ada'])).toBe('-srv-app');
+    expect(redactProjectFolder('C--Users-Ada-Lovelace-src', ['Ada Lovelace'])).toBe('-src');
   });
 });
 
