@@ -2,8 +2,10 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import type { Diagnostic } from './diagnostics.js';
+import { headCwds } from './fs/read-head.js';
 import { unsafeNameReason } from './fs/safe-path.js';
 import { PLACEHOLDER_SOURCE } from './redact/rules.js';
+import { homeNameOf, usernamesFromFolder } from './redact/usernames.js';
 
 /** A session file found on disk, with the subagent files that may belong to it. */
 export interface SessionSource {
@@ -30,6 +32,13 @@ export interface SessionSource {
   toolResultPaths?: string[];
   size: number;
   mtimeMs: number;
+  /**
+   * The login name whose home the project folder lies in, from a `cwd` at
+   * the head of one of the folder's sessions (see `homeNameOf`): the same for
+   * every session of a folder. URLs are made without it, and without the
+   * rest of a name the folder's encoding cut in two (`ada.lovelace`).
+   */
+  homeName?: string;
 }
 
 export interface SourceLayout {
@@ -84,6 +93,7 @@ export async function discoverSources(root: string): Promise<SourceLayout> {
       .filter((name) => safeId(root, dir, name, name.slice(0, -'.jsonl'.length), problems))
       .sort();
     const subdirs = new Set(entries.filter((d) => d.isDirectory()).map((d) => d.name));
+    const folderSessions: SessionSource[] = [];
     for (const fileName of sessionFiles) {
       const sessionId = fileName.slice(0, -'.jsonl'.length);
       const path = join(dir, fileName);
@@ -98,7 +108,7 @@ export async function discoverSources(root: string): Promise<SourceLayout> {
         problems.push(linkProblem(root, path));
         continue;
       }
-      sessions.push({
+      folderSessions.push({
         sessionId,
         path,
         relPath: toPosix(relative(root, path)),
@@ -112,8 +122,28 @@ export async function discoverSources(root: string): Promise<SourceLayout> {
         mtimeMs: st.mtimeMs,
       });
     }
+    const homeName = await folderHomeName(projectFolder, folderSessions);
+    for (const s of folderSessions) sessions.push(homeName === undefined ? s : { ...s, homeName });
   }
   return { root, sessions, agentPaths, problems };
+}
+
+/** How many of a folder's sessions are looked at for a `cwd`, and how much of each: Claude Code writes one in its first lines. */
+const HOME_LOOKS = 4;
+const HOME_HEAD_BYTES = 16 * 1024;
+
+/**
+ * The login name of a project folder's home, from the `cwd` at the head of
+ * its first sessions in name order (the same answer on every build while
+ * they stay), or undefined for a folder outside a home or without a cwd.
+ */
+async function folderHomeName(projectFolder: string, sessions: readonly SessionSource[]): Promise<string | undefined> {
+  if (!usernamesFromFolder(projectFolder).length) return undefined;
+  for (const s of sessions.slice(0, HOME_LOOKS)) {
+    const name = homeNameOf(projectFolder, await headCwds(s.path, HOME_HEAD_BYTES));
+    if (name !== undefined) return name;
+  }
+  return undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { noSessionsMessage, realPathOf } from '../../src/lib/discover.js';
+import { discoverSources, noSessionsMessage, realPathOf } from '../../src/lib/discover.js';
 
 describe('realPathOf', () => {
   const candidates = [
@@ -65,5 +65,29 @@ describe('noSessionsMessage', () => {
     mkdirSync(viaClaude);
     symlinkSync(join(work, 'claude'), join(viaClaude, '.claude'));
     for (const root of [linked, viaClaude]) expect(await noSessionsMessage(root)).not.toMatch(/holds/);
+  });
+});
+
+describe('the login name of a project folder', () => {
+  const root = mkdtempSync(join(tmpdir(), 'sp-home-name-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const write = (folder: string, id: string, cwd?: string) => {
+    mkdirSync(join(root, folder), { recursive: true });
+    const line = { type: 'user', uuid: 'u1', parentUuid: null, sessionId: id, message: { role: 'user', content: 'hi' }, ...(cwd ? { cwd } : {}) };
+    writeFileSync(join(root, folder, `${id}.jsonl`), `${JSON.stringify({ type: 'summary', summary: 'x' })}\n${JSON.stringify(line)}\n`);
+  };
+
+  it("is read from a cwd at the head of the folder's sessions, the same for each of them", async () => {
+    write('-Users-qa-zb-shop', 'a-first', undefined);
+    write('-Users-qa-zb-shop', 'b-second', '/Users/qa.zb/shop');
+    write('-Users-qa-zb-shop', 'c-third', '/Users/qa.zb/shop/sub');
+    write('C--Users-Qa-Zb-api', 's1', 'C:\\Users\\Qa Zb\\api');
+    write('-home-solo-x', 's2', '/home/solo/x');
+    // A cwd in another home (a copied session) says nothing of this folder's; nor does a folder outside a home.
+    write('-home-ann-y', 's3', '/home/bob/y');
+    write('-srv-app', 's4', '/srv/app');
+    const layout = await discoverSources(root);
+    const homes = new Map(layout.sessions.map((s) => [s.sessionId, s.homeName]));
+    expect(Object.fromEntries(homes)).toEqual({ 'a-first': 'qa.zb', 'b-second': 'qa.zb', 'c-third': 'qa.zb', s1: 'Qa Zb', s2: 'solo', s3: undefined, s4: undefined });
   });
 });

@@ -1,6 +1,7 @@
 import { basename, dirname, relative } from 'node:path';
 import { redactProblem, type Diagnostic } from '../diagnostics.js';
 import { agentIdFromPath, discoverSources, sidecarPathOf, toPosix, WORKFLOW_DIR, type SessionSource, type SourceLayout } from '../discover.js';
+import { headCwds, readHead } from '../fs/read-head.js';
 import { openInside, readTextInside } from '../fs/safe-path.js';
 import { MAX_JSON_DEPTH, nestsTooDeep } from '../jsonl/json-depth.js';
 import { jsonErrorReason, readJsonl, stringLiteralsOf, type JsonlRecord } from '../jsonl/read-jsonl.js';
@@ -17,6 +18,8 @@ import { readTeamConfig } from './team-config.js';
 
 // Re-exported: callers that open sessions find the agents here too; the loader imports the light module alone.
 export { agentPathsOf, assignSiblingAgents };
+// Re-exported: commands take a quick look at a session file through the one module that reads them.
+export { readHead };
 
 /**
  * Who a session is, computed once, here, for every caller: the site's pages,
@@ -145,7 +148,7 @@ export async function readSession(source: SessionSource, options: OpenSessionOpt
   let report: RedactionReport = { findings: [], total: 0 };
   let redactor: Redactor | undefined;
   if (options.redaction !== false) {
-    redactor = createRedactor({ ...options.redaction, usernames: [...(options.redaction.usernames ?? []), ...(options.usernames ?? []), ...usernamesFromFolder(source.projectFolder)] });
+    redactor = createRedactor({ ...options.redaction, usernames: [...(options.redaction.usernames ?? []), ...(options.usernames ?? []), ...usernamesFromFolder(source.projectFolder), ...(source.homeName === undefined ? [] : [source.homeName])] });
     // Everything read beside the session goes through the same redaction, before anything else sees it.
     const values: unknown[] = [];
     for (const f of files) for (const r of f.records) values.push(r.value);
@@ -190,6 +193,7 @@ export async function openSession(source: SessionSource, options: OpenSessionOpt
     sessionId: source.sessionId,
     file: redactor ? redactor.redactText(source.relPath) : source.relPath,
     projectFolder: source.projectFolder,
+    ...(source.homeName === undefined ? {} : { homeName: source.homeName }),
     records: main.records,
     agents,
     readDiagnostics: read.diagnostics,
@@ -231,12 +235,12 @@ function redactDiagnostic(d: Diagnostic, redactor: Redactor): Diagnostic {
 /** The session's identity (see {@link SessionIdentity}); without a model, what the folder alone tells. */
 function sessionIdentity(source: SessionSource, session: Session | undefined, redactor: Redactor | undefined): SessionIdentity {
   const names = redactor ?? { redactText: (t: string) => t, knownUsernames: () => [] };
-  const folderSlug = projectSlugOf(source.projectFolder);
+  const folderSlug = projectSlugOf(source.projectFolder, source.homeName);
   const folderName = source.projectFolder === '.' ? 'sessions' : source.projectFolder;
   const copyFolder = names.redactText(redactProjectFolder(folderName, [...names.knownUsernames(), ...usernamesFromFolder(source.projectFolder)]));
-  const projectPath = names.redactText(session ? session.facts.projectPath : decodeProjectFolder(source.projectFolder));
+  const projectPath = names.redactText(session ? session.facts.projectPath : decodeProjectFolder(source.projectFolder, source.homeName));
   const facts = session?.facts ?? { worktree: undefined, gitBranches: [] };
-  const project = sessionProject(source.projectFolder, projectPath, facts, names);
+  const project = sessionProject(source.projectFolder, projectPath, facts, names, source.homeName);
   return {
     entryId: entryIdOf(source),
     folderSlug,
@@ -324,19 +328,6 @@ export async function folderUsernames(sessions: readonly SessionSource[]): Promi
   return new Map([...byFolder].map(([k, v]) => [k, [...v]]));
 }
 
-async function headCwds(path: string): Promise<string[]> {
-  const text = await readHead(path, 64 * 1024);
-    const out = new Set<string>();
-    for (const m of text.matchAll(/"cwd"\s*:\s*("(?:[^"\\]|\\.)*")/g)) {
-      try {
-        out.add(JSON.parse(m[1]) as string);
-      } catch {
-        // cut off at the end of the head
-      }
-    }
-    return [...out];
-}
-
 /**
  * Whether a session file holds `text` anywhere (a cheap look before opening
  * it: only a file with a `pr-link` line can name a pull request). Read like
@@ -372,27 +363,6 @@ export async function sessionFileIncludes(path: string, text: string): Promise<b
  */
 export function readSessionText(path: string): Promise<string> {
   return readTextInside(dirname(path), path);
-}
-
-/**
- * The first `bytes` of a session or agent file (for a quick look: its `cwd`,
- * its `sessionId`, a title), read like everything else here: never through a
- * link, and an unreadable file reads as empty. Cut mid-character at the end.
- */
-export async function readHead(path: string, bytes: number): Promise<string> {
-  let handle;
-  try {
-    handle = await openInside(dirname(path), path);
-  } catch {
-    return '';
-  }
-  try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buf, 0, bytes, 0);
-    return buf.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await handle.close();
-  }
 }
 
 /** A session id prefix that names no session, or more than one. */

@@ -16,7 +16,7 @@ import { secretlintValues } from './secretlint.js';
 import { caselessFragments, exactFragments, trieSource } from './trie-regex.js';
 import { printedSecrets } from './command-output.js';
 import type { RedactionOptions, RedactionReport, Redactor, SessionHints } from './types.js';
-import { isDistinctiveUsername, NON_PERSONAL_HOMES, usernamesFromCwds, usernamesFromFolder } from './usernames.js';
+import { isDistinctiveUsername, NON_PERSONAL_HOMES, usernameForms, usernamesFromCwds, usernamesFromFolder } from './usernames.js';
 
 /** Strings shorter than this cannot hold a secret or a home path. */
 const MIN_DETECT_LENGTH = 7;
@@ -176,9 +176,7 @@ function register(state: SessionState, rule: string, value: string, group?: stri
 
 function addUsername(state: SessionState, name: string): void {
   if (NON_PERSONAL_HOMES.has(name) || state.usernames.has(name)) return;
-  state.usernames.add(name);
-  // A Windows folder named for its person (`Ada Lovelace`): each word is a name of its own wherever it appears.
-  if (name.includes(' ')) for (const word of name.split(' ')) if (word) state.usernames.add(word);
+  for (const form of usernameForms(name)) state.usernames.add(form);
   invalidate(state);
 }
 

@@ -74,6 +74,51 @@ export function usernamesFromFolder(folder: string): string[] {
   return m && !NON_PERSONAL_HOMES.has(m[1]) ? [m[1]] : [];
 }
 
+/** The home part of an encoded project folder name (`-home-`, `-Users-`, `C--Users-`): group 1. */
+const FOLDER_HOME_PREFIX = /^((?:[A-Za-z]-)?-(?:home|Users)-)/;
+
+/**
+ * An encoded project folder in the home of one of `usernames` (the longest
+ * that fits, as whole segments), cut in three: its home prefix (`-Users-`),
+ * that login name as given (`ada.lovelace`), and what follows its encoding
+ * (`-shop`, or ``).
+ */
+export function splitHomeFolder(folder: string, usernames: readonly string[]): { prefix: string; name: string; rest: string } | undefined {
+  const prefix = FOLDER_HOME_PREFIX.exec(folder)?.[1];
+  if (prefix === undefined) return undefined;
+  const after = folder.slice(prefix.length);
+  const name = usernames
+    .filter((u) => {
+      const e = encodeSegment(u);
+      return e !== '' && (after === e || after.startsWith(`${e}-`));
+    })
+    .sort((a, b) => b.length - a.length)[0];
+  return name === undefined ? undefined : { prefix, name, rest: after.slice(name.length) };
+}
+
+/**
+ * The login name whose home an encoded project folder lies in, as a `cwd`
+ * from one of its sessions tells it (`-Users-ada-lovelace-x` with cwd
+ * `/Users/ada.lovelace/x` → `ada.lovelace`), or undefined when no cwd given
+ * names the folder's home. The folder name alone would take `ada` and leave
+ * `lovelace` in every URL of the project.
+ */
+export function homeNameOf(folder: string, cwds: Iterable<string>): string | undefined {
+  return splitHomeFolder(folder, usernamesFromCwds(cwds))?.name;
+}
+
+/**
+ * The forms a login name takes in a session: itself; each word of a Windows
+ * folder named for its person (`Ada Lovelace`), which are names of their own
+ * wherever they appear; and its project-folder encoding (`ada.lovelace` →
+ * `ada-lovelace` in `-Users-ada-lovelace-x`, in every file name).
+ */
+export function usernameForms(name: string): string[] {
+  const forms = new Set([name, encodeSegment(name)]);
+  if (name.includes(' ')) for (const word of name.split(' ')) if (word) forms.add(word);
+  return [...forms];
+}
+
 /** Claude Code's folder encoding of a path segment: every non-alphanumeric character becomes `-`. */
 function encodeSegment(s: string): string {
   return s.replace(/[^A-Za-z0-9]/g, '-');
@@ -86,16 +131,13 @@ function encodeSegment(s: string): string {
  * the segment after `home`/`Users` is taken as the name. Any distinctive
  * username left elsewhere in the name becomes `user`.
  */
-export function redactProjectFolder(folder: string, usernames: string[]): string {
+export function redactProjectFolder(folder: string, usernames: readonly string[]): string {
   let out = folder;
-  const prefix = /^((?:[A-Za-z]-)?-(?:home|Users)-)/.exec(out);
+  const prefix = FOLDER_HOME_PREFIX.exec(out);
   if (prefix) {
     const rest = out.slice(prefix[1].length);
-    const known = usernames
-      .map(encodeSegment)
-      .filter((u) => u && (rest === u || rest.startsWith(`${u}-`)))
-      .sort((a, b) => b.length - a.length)[0];
-    const name = known ?? rest.split('-')[0];
+    const known = splitHomeFolder(out, usernames);
+    const name = known === undefined ? rest.split('-')[0] : encodeSegment(known.name);
     if (!NON_PERSONAL_HOMES.has(name)) {
       out = rest.slice(name.length);
       if (out === '') out = '-home';

@@ -111,8 +111,8 @@ export function sessionFolder(projectFolder: string, redactor: NameRedactor): st
  * none: without a cwd it falls back to the folder decoded as a path, which
  * guesses every dash to be a slash, and that guess is not a cwd.
  */
-export function sessionCwd(projectFolder: string, projectPath: string, redactor: NameRedactor): string | undefined {
-  return projectPath === redactor.redactText(decodeProjectFolder(projectFolder)) ? undefined : projectPath;
+export function sessionCwd(projectFolder: string, projectPath: string, redactor: NameRedactor, homeName?: string): string | undefined {
+  return projectPath === redactor.redactText(decodeProjectFolder(projectFolder, homeName)) ? undefined : projectPath;
 }
 
 /**
@@ -120,7 +120,7 @@ export function sessionCwd(projectFolder: string, projectPath: string, redactor:
  * already redacted project path; the folder is redacted here first, so the
  * name holds redacted values only.
  */
-export function sessionProjectName(projectFolder: string, projectPath: string, redactor: NameRedactor): string {
+export function sessionProjectName(projectFolder: string, projectPath: string, redactor: NameRedactor, homeName?: string): string {
   // Naming by a guessed cwd would differ from the other sessions of the folder.
-  return projectName(sessionFolder(projectFolder, redactor), sessionCwd(projectFolder, projectPath, redactor));
+  return projectName(sessionFolder(projectFolder, redactor), sessionCwd(projectFolder, projectPath, redactor, homeName));
 }

@@ -152,15 +152,15 @@ export interface SessionProject {
  * project path and its facts: its own folder's, or for a session started in a
  * worktree, its repository's (see the module comment).
  */
-export function sessionProject(projectFolder: string, projectPath: string, facts: Pick<SessionFacts, 'worktree' | 'gitBranches'>, redactor: NameRedactor): SessionProject {
-  const origin = worktreeOrigin(sessionFolder(projectFolder, redactor), sessionCwd(projectFolder, projectPath, redactor), facts);
+export function sessionProject(projectFolder: string, projectPath: string, facts: Pick<SessionFacts, 'worktree' | 'gitBranches'>, redactor: NameRedactor, homeName?: string): SessionProject {
+  const origin = worktreeOrigin(sessionFolder(projectFolder, redactor), sessionCwd(projectFolder, projectPath, redactor, homeName), facts);
   const checkout = origin?.checkout ? { checkout: origin.checkout } : {};
   const repository = origin?.repository;
-  if (!repository) return { projectSlug: projectSlugOf(projectFolder), projectName: sessionProjectName(projectFolder, projectPath, redactor), ...checkout };
+  if (!repository) return { projectSlug: projectSlugOf(projectFolder, homeName), projectName: sessionProjectName(projectFolder, projectPath, redactor, homeName), ...checkout };
   const folder = repositoryFolder(projectFolder, repository);
   // Without a path the name comes from the folder alone, as for a session without a cwd.
-  const path = repository.path ?? redactor.redactText(decodeProjectFolder(folder));
-  return { projectSlug: projectSlugOf(folder), projectName: sessionProjectName(folder, path, redactor), ...checkout };
+  const path = repository.path ?? redactor.redactText(decodeProjectFolder(folder, homeName));
+  return { projectSlug: projectSlugOf(folder, homeName), projectName: sessionProjectName(folder, path, redactor, homeName), ...checkout };
 }
 
 /** The words of a worktree label: `worktree 101-cjk-blns`, `branch fix/cjk`. */

@@ -27,9 +27,12 @@ export function sessionSlug(sessionId: string): string {
  * first (it must never reach a URL), then the rest is made URL-safe. Its
  * sessions' URLs start with it (`sessionEntryId`), even when they are listed
  * under another project (a worktree's sessions, under their repository's).
+ * `homeName` is the folder's login name as its sessions' `cwd` gives it
+ * (`SessionSource.homeName`); without it, the first segment after `home` or
+ * `Users` is taken.
  */
-export function projectSlugOf(projectFolder: string): string {
-  return slugify(redactProjectFolder(projectFolder, usernamesFromFolder(projectFolder)), 'sessions');
+export function projectSlugOf(projectFolder: string, homeName?: string): string {
+  return slugify(redactProjectFolder(projectFolder, [...(homeName === undefined ? [] : [homeName]), ...usernamesFromFolder(projectFolder)]), 'sessions');
 }
 
 /** Session page slug; stable across builds, so links never break. */
@@ -42,8 +45,8 @@ export function sessionEntryId(projectSlug: string, sessionId: string): string {
  * folder's slug and its id. The one place a session's id is made; everything
  * else reads it from the session's identity (`openSession`) or the store.
  */
-export function entryIdOf(source: { projectFolder: string; sessionId: string }): string {
-  return sessionEntryId(projectSlugOf(source.projectFolder), source.sessionId);
+export function entryIdOf(source: { projectFolder: string; sessionId: string; homeName?: string }): string {
+  return sessionEntryId(projectSlugOf(source.projectFolder, source.homeName), source.sessionId);
 }
 
 /** The folder slug a session page slug starts with (`sessionEntryId`'s first argument). */

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../diagnostics.js';
 import type { JsonlRecord } from '../jsonl/read-jsonl.js';
+import { splitHomeFolder } from '../redact/usernames.js';
 import { agentsIn, classifyUser, isHumanPrompt, isPromptMessage, messageOf, spawnedBy, textOf, toEntry } from './entries.js';
 import { readMetadata, type SessionMetadata } from './metadata.js';
 import { isHtmlElement, stripMarkdown } from '../plain-text.js';
@@ -50,6 +51,8 @@ export interface SessionInput {
   /** Session file relative to the source root. */
   file: string;
   projectFolder: string;
+  /** The login name of the folder's home (`SessionSource.homeName`), for a session without a cwd. */
+  homeName?: string;
   records: JsonlRecord[];
   /** Agent files that belong to this session (already filtered by owner). */
   agents: AgentFileInput[];
@@ -135,7 +138,7 @@ export function buildSession(input: SessionInput): BuildResult {
 
   const turns = toTurns(messages, built.turnDurations);
   const title = chooseTitle(entries, turns, input.sessionId, metadata);
-  const facts = computeFacts(entries, messages, turns, subagents, input.projectFolder, metadata);
+  const facts = computeFacts(entries, messages, turns, subagents, input.projectFolder, metadata, input.homeName);
   if (chain.cwdChanges) facts.cwdChanges = chain.cwdChanges;
   const session: Session = {
     sessionId: input.sessionId,
@@ -426,9 +429,13 @@ export function shortenTitle(text: string, max = TITLE_MAX): string {
 }
 
 /** Decodes an encoded project folder (`-home-ada-work-api`) into a path; lossy, since `-` was `/`. */
-export function decodeProjectFolder(folder: string): string {
+export function decodeProjectFolder(folder: string, homeName?: string): string {
   if (folder === '.' || !folder) return '';
-  return folder.startsWith('-') ? folder.replace(/-/g, '/') : folder;
+  if (!folder.startsWith('-')) return folder;
+  // The home's name as a cwd gave it (`ada.lovelace`): the folder alone reads its dot as a slash.
+  const home = homeName === undefined ? undefined : splitHomeFolder(folder, [homeName]);
+  if (home) return `${home.prefix.replace(/-/g, '/')}${home.name}${home.rest.replace(/-/g, '/')}`;
+  return folder.replace(/-/g, '/');
 }
 
 /** The last parts of a project path, for display. */
@@ -437,10 +444,10 @@ export function projectNameFromPath(path: string, parts = 2): string {
   return segs.slice(-parts).join('/') || path || 'sessions';
 }
 
-function computeFacts(entries: Entry[], messages: Message[], turns: Turn[], subagents: Subagent[], projectFolder: string, metadata: SessionMetadata): SessionFacts {
+function computeFacts(entries: Entry[], messages: Message[], turns: Turn[], subagents: Subagent[], projectFolder: string, metadata: SessionMetadata, homeName?: string): SessionFacts {
   const main = entries.filter((e) => !e.isSidechain);
   const cwd = main.find((e) => typeof e.raw.cwd === 'string' && e.raw.cwd)?.raw.cwd as string | undefined;
-  const projectPath = cwd ?? decodeProjectFolder(projectFolder);
+  const projectPath = cwd ?? decodeProjectFolder(projectFolder, homeName);
   const times = main
     .filter((e) => e.type === 'user' || e.type === 'assistant' || e.type === 'system')
     .map((e) => e.timestamp)

@@ -8,6 +8,8 @@ import {
   type RedactionOptions,
 } from '../../../src/lib/redact/index.js';
 import { findEmails } from '../../../src/lib/redact/rules.js';
+import { homeNameOf, usernameForms } from '../../../src/lib/redact/usernames.js';
+import { decodeProjectFolder } from '../../../src/lib/transcript/build-session.js';
 import { SECRETLINT_RULE_IDS } from '../../../src/lib/redact/secretlint.js';
 
 /** Redacts one string as a one-entry session. */
@@ -272,6 +274,23 @@ describe('home paths and usernames', () => {
     expect(redactProjectFolder('-home-ada-ada-notes', ['ada'])).toBe('-user-notes');
     expect(redactProjectFolder('-srv-app', ['ada'])).toBe('-srv-app');
     expect(redactProjectFolder('C--Users-Ada-Lovelace-src', ['Ada Lovelace'])).toBe('-src');
+  });
+
+  it("knows a folder's home by the cwd that names it, and every form the name takes", () => {
+    expect(homeNameOf('-Users-ada-lovelace-x', ['/Users/ada.lovelace/x'])).toBe('ada.lovelace');
+    expect(homeNameOf('C--Users-Ada-Lovelace-x', ['C:\\Users\\Ada Lovelace\\x'])).toBe('Ada Lovelace');
+    expect(homeNameOf('-Users-ada-lovelace-x', ['/Users/bob/x', '/srv/x'])).toBeUndefined();
+    expect(homeNameOf('-srv-x', ['/Users/ada/x'])).toBeUndefined();
+    expect(usernameForms('ada.lovelace')).toEqual(['ada.lovelace', 'ada-lovelace']);
+    expect(usernameForms('Ada Lovelace')).toEqual(['Ada Lovelace', 'Ada-Lovelace', 'Ada', 'Lovelace']);
+    expect(usernameForms('ada')).toEqual(['ada']);
+  });
+
+  it("decodes a folder without a cwd by its home's real name", () => {
+    expect(decodeProjectFolder('-Users-ada-lovelace-x-y', 'ada.lovelace')).toBe('/Users/ada.lovelace/x/y');
+    expect(decodeProjectFolder('-home-ada-lovelace', 'ada.lovelace')).toBe('/home/ada.lovelace');
+    expect(decodeProjectFolder('-Users-ada-lovelace-x')).toBe('/Users/ada/lovelace/x');
+    expect(decodeProjectFolder('-Users-adam-x', 'ada')).toBe('/Users/adam/x');
   });
 });
 
