@@ -17,7 +17,8 @@ export interface DistFinding {
 const TEXT_EXTENSIONS = new Set(['.html', '.htm', '.json', '.js', '.mjs', '.cjs', '.css', '.txt', '.xml', '.svg', '.md', '.webmanifest', '.map', '.csv']);
 /** Site code, not transcript data: third-party bundles carry author addresses and example paths. */
 const CODE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.css', '.map']);
-const CODE_IGNORED_RULES = ['email', 'home-path', 'username'];
+/** Credits in site code (pagefind's translators: `thanks_to: "Jan Claasen <jan@…>"`) are names given with an address too. */
+const CODE_IGNORED_RULES = ['email', 'home-path', 'username', 'name'];
 /** The independent detector's rules: site code (minified bundles) is full of random-looking strings, so only data files get them. */
 const SUSPECT_RULES = ['entropy-assignment', 'random-token', 'encoded-credential'];
 /** Files scanned together before a clean batch lets them all pass. */

@@ -194,13 +194,15 @@ export interface CompiledPattern {
 
 /**
  * Runs our value rules over one string and reports each secret value found.
- * Home paths and usernames are handled separately (they are rewritten, not
- * looked up as values); `onUsername` receives names seen in home paths.
+ * Home paths, usernames and people's names are handled separately (they are
+ * rewritten as words, not looked up as values): `onPerson` receives the login
+ * names seen in home paths and the names people give with their e-mail
+ * address or as git's author.
  */
 export function detectValues(
   s: string,
   sink: ValueSink,
-  onUsername: (name: string) => void,
+  onPerson: (kind: 'username' | 'name', value: string) => void,
   extra: readonly CompiledPattern[] = [],
 ): void {
   if (s.length < 7) return;
@@ -210,10 +212,10 @@ export function detectValues(
     }
   }
   if (s.includes('/home/') || s.includes('Users')) {
-    for (const m of s.matchAll(HOME_PATH)) onUsername(m[1] ?? m[2]);
+    for (const m of s.matchAll(HOME_PATH)) onPerson('username', m[1] ?? m[2]);
   }
   if (s.includes('+') || s.includes('wsl')) {
-    for (const m of s.matchAll(HIDDEN_HOME)) onUsername(m[1]);
+    for (const m of s.matchAll(HIDDEN_HOME)) onPerson('username', m[1]);
   }
   if (s.includes('eyJ')) {
     for (const m of s.matchAll(JWT)) {
@@ -249,6 +251,14 @@ export function detectValues(
     for (const { index, value } of findEmails(s)) {
       if (inUrl(index) || isIgnoredEmail(value)) continue;
       sink('email', value);
+      const name = s[index - 1] === '<' ? NAME_BEFORE_ADDRESS.exec(s.slice(Math.max(0, index - 81), index - 1))?.[2] : undefined;
+      if (name && isPersonName(name)) onPerson('name', name);
+    }
+  }
+  if (s.includes('name') || s.includes('NAME')) {
+    for (const m of s.matchAll(GIT_AUTHOR_NAME)) if (isPersonName(m[2])) onPerson('name', m[2]);
+    if (s.includes('email')) {
+      for (const m of s.matchAll(JSON_NAME_EMAIL)) if (!isIgnoredEmail(m[2]) && isPersonName(m[1])) onPerson('name', m[1]);
     }
   }
   detectSecretsIn(s, sink, inUrl);
@@ -266,6 +276,25 @@ function looksLikeUrlPassword(p: string): boolean {
   if (/^[$%<{[*]/.test(p) || p.includes('${')) return false;
   if (/^(?:password|passwd|pass|secret|pwd|x+|\*+|token|changeme)$/i.test(p)) return false;
   return true;
+}
+
+/** A name right before `<address>` (`Author: Ada Lovelace <ada@…>`, `Signed-off-by:`, `From: "Ada Lovelace" <…>`): group 2. */
+const NAME_BEFORE_ADDRESS = /(?:^|[\s:,=(\["'])(["']?)(\p{Lu}[\p{L}'’.-]*(?: \p{Lu}[\p{L}'’.-]*){1,3})\1 ?$/u;
+/** git's author set by command or environment: `git config user.name "Ada Lovelace"`, `GIT_AUTHOR_NAME=…`. Group 2. */
+const GIT_AUTHOR_NAME = /(?:\buser\.name|\bGIT_(?:AUTHOR|COMMITTER)_NAME)(?:[ \t]*=[ \t]*|[ \t]+)(["']?)([^"'\r\n=]{3,64}?)\1(?=["'\s;&|]|$)/g;
+/** A name beside its address in JSON: `"name": "Ada Lovelace", "email": "ada@…"` (package.json's author, git APIs). */
+const JSON_NAME_EMAIL = /\\?"name\\?"[ \t]*:[ \t]*\\?"([^"\\]{3,64})\\?"[ \t]*,[ \t\r\n]*\\?"email\\?"[ \t]*:[ \t]*\\?"([^"\\\s]{1,128}@[^"\\\s]{3,128})\\?"/g;
+/** Words that make a two-word name a tool's or a role's, not a person's. */
+const NOT_A_PERSON = /^(?:bot|bots|actions?|team|support|service|admin|administrator|notifications?|claude|anthropic|github|gitlab|code|cloud|ci|build|builds|release|releases|deploy|no|reply|noreply|the|git|dev|developers?|security|help|info|sales|system|automation|renovate|dependabot|copilot)$/i;
+
+/**
+ * Whether a name reads as a person's: two to four capitalised words, none of
+ * them a tool's or a role's (`GitHub Actions`, `Release Bot`). One word is
+ * never taken: `Mark` or `Will` would blank those words everywhere.
+ */
+export function isPersonName(name: string): boolean {
+  const words = name.trim().split(' ');
+  return words.length >= 2 && words.length <= 4 && name.length <= 64 && words.every((w) => /^\p{Lu}[\p{L}'’.-]*$/u.test(w) && !NOT_A_PERSON.test(w.replace(/[.'’-]/g, '')));
 }
 
 /** E-mail look-alikes that are not a person's address. */

@@ -223,6 +223,34 @@ describe('home paths and usernames', () => {
     expect((await redact('the files are in C:\\Users\\plimsoll is where Docs are\\')).out).toBe('the files are in ~ is where Docs are\\');
   });
 
+  it("blanks a person's name given with their address or as git's author, wherever it appears in that case", async () => {
+    const cases = [
+      'Author: Qorvin Blastwell <qorvin.b@mailbox.io>',
+      'Signed-off-by: Qorvin Blastwell <qb@corp.io>',
+      'From: "Qorvin Blastwell" <qb@corp.io>',
+      '{"author": {"name": "Qorvin Blastwell", "email": "qb@corp.io"}}',
+      '"author": "Qorvin Blastwell <qb@corp.io>"',
+      'git config --global user.name "Qorvin Blastwell"',
+      "GIT_AUTHOR_NAME='Qorvin Blastwell' git commit -m x",
+    ];
+    for (const text of cases) {
+      const values: unknown[] = [{ text }, { text: 'Copyright (c) 2026 Qorvin Blastwell. All rights reserved.' }];
+      await createRedactor().redactSession(values);
+      const out = JSON.stringify(values);
+      expect(out, text).not.toContain('Blastwell');
+      expect(out, text).toContain('[REDACTED:name]');
+    }
+  });
+
+  it("leaves the names of tools and roles, one-word names and a name's other cases", async () => {
+    const { out } = await redact(
+      'Co-Authored-By: Claude <noreply@anthropic.com> | GitHub Actions <actions@corp.io> | Release Bot <rb@corp.io> | Mark <mark@corp.io>: Mark the task done | Qorvin Blastwell <qb@corp.io> and qorvin blastwell',
+    );
+    expect(out).toBe(
+      'Co-Authored-By: Claude <noreply@anthropic.com> | GitHub Actions <[REDACTED:email]> | Release Bot <[REDACTED:email#2]> | Mark <[REDACTED:email#3]>: Mark the task done | [REDACTED:name] <[REDACTED:email#4]> and qorvin blastwell',
+    );
+  });
+
   it('takes the username from the project folder and from paths in the text', async () => {
     const a = await redact('whoami: qzxuser7', {}, { projectFolders: ['-home-qzxuser7-work-api'] });
     expect(a.out).toBe('whoami: [REDACTED:username]');
