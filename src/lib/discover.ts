@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import type { Diagnostic } from './diagnostics.js';
+import { escapeRegExp } from './escape-regexp.js';
 import { headCwds } from './fs/read-head.js';
 import { unsafeNameReason } from './fs/safe-path.js';
 import { PLACEHOLDER_SOURCE } from './redact/rules.js';
@@ -285,7 +286,3 @@ export function realPathOf(file: string, candidates: () => readonly string[]): s
 
 const PLACEHOLDER = new RegExp(PLACEHOLDER_SOURCE);
 const PLACEHOLDER_GLOBAL = new RegExp(PLACEHOLDER_SOURCE, 'g');
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}

@@ -10,6 +10,7 @@
  * did not apply) last. A line is one call's, never two: the later call's
  * when several match. Pure.
  */
+import { escapeRegExp } from '../escape-regexp.js';
 import { PLACEHOLDER_SOURCE } from '../redact/rules.js';
 import { alignLines, type AttributedLine, type Claim, type FileReplay } from './replay.js';
 
@@ -27,7 +28,7 @@ export function sameLine(session: string, head: string): boolean {
   if (!session.includes('[REDACTED:')) return false;
   let re = patterns.get(session);
   if (!re) {
-    const parts = session.split(PLACEHOLDER).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    const parts = session.split(PLACEHOLDER).map(escapeRegExp);
     re = new RegExp(`^${parts.join('.+?')}$`, 's');
     patterns.set(session, re);
   }

@@ -1,3 +1,5 @@
+import { escapeRegExp } from '../escape-regexp.js';
+
 /**
  * Where the user's login name hides in a session, and how to take it out.
  *
@@ -145,7 +147,7 @@ export function redactProjectFolder(folder: string, usernames: readonly string[]
   }
   for (const u of usernames) {
     if (!isDistinctiveUsername(u)) continue;
-    const enc = encodeSegment(u).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const enc = escapeRegExp(encodeSegment(u));
     out = out.replace(new RegExp(`(?<![A-Za-z0-9])${enc}(?![A-Za-z0-9])`, 'gi'), 'user');
   }
   return out;

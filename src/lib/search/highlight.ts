@@ -8,6 +8,7 @@
  * page script; DOM-only functions take their document from the root node.
  */
 
+import { escapeRegExp } from '../escape-regexp.js';
 import { INTERFACE_LABELS } from '../render/interface-labels.js';
 
 /** The URL parameter holding the words to mark, repeated once per word. */
@@ -44,7 +45,7 @@ export function highlightWords(search: string): string[] {
 export function wordPattern(words: string[]): RegExp | undefined {
   const list = [...new Set(words.filter(Boolean))].sort((a, b) => b.length - a.length);
   if (!list.length) return undefined;
-  const alternatives = list.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const alternatives = list.map(escapeRegExp).join('|');
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives})`, 'giu');
 }
 
