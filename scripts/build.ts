@@ -56,7 +56,7 @@ export async function main(argv: string[], deps: BuildDeps = {}): Promise<number
       }
       // A folder with no session (often ~/.claude given for ~/.claude/projects) would build an empty site: say so instead.
       const { discoverSources, noSessionsMessage } = await import('../src/lib/discover.js');
-      if (!(await discoverSources(project.config.sourceDir)).sessions.length) {
+      if (!(await discoverSources(project.config.sourceDir, { homeNames: false })).sessions.length) {
         out(await noSessionsMessage(project.config.sourceDir));
         return 1;
       }

@@ -68,9 +68,11 @@ export const WORKFLOW_DIR = /[\\/]subagents[\\/]workflows[\\/]([^\\/]+)[\\/][^\\
  * `<project>/<session>.jsonl`, subagents as `<project>/agent-<id>.jsonl` (up to
  * 2.0.x) or `<project>/<session>/subagents/agent-<id>.jsonl` (2.1.x). A folder
  * that directly holds `.jsonl` files (one project folder) works too.
- * Results are sorted, so builds are deterministic.
+ * Results are sorted, so builds are deterministic. `homeNames: false` leaves
+ * out each folder's `homeName` (a file read per folder) for a caller that
+ * only counts sessions and makes no URL.
  */
-export async function discoverSources(root: string): Promise<SourceLayout> {
+export async function discoverSources(root: string, { homeNames = true }: { homeNames?: boolean } = {}): Promise<SourceLayout> {
   const sessions: SessionSource[] = [];
   const agentPaths: string[] = [];
   const problems: Diagnostic[] = [];
@@ -123,7 +125,7 @@ export async function discoverSources(root: string): Promise<SourceLayout> {
         mtimeMs: st.mtimeMs,
       });
     }
-    const homeName = await folderHomeName(projectFolder, folderSessions);
+    const homeName = homeNames ? await folderHomeName(projectFolder, folderSessions) : undefined;
     for (const s of folderSessions) sessions.push(homeName === undefined ? s : { ...s, homeName });
   }
   return { root, sessions, agentPaths, problems };
@@ -158,7 +160,7 @@ export async function noSessionsMessage(root: string): Promise<string> {
   for (const below of [['projects'], ['.claude', 'projects']]) {
     const candidate = join(root, ...below);
     if (!(await realFoldersAlong(root, below))) continue;
-    const { sessions } = await discoverSources(candidate).catch(() => ({ sessions: [] }));
+    const { sessions } = await discoverSources(candidate, { homeNames: false }).catch(() => ({ sessions: [] }));
     if (sessions.length) return `${line}. ${candidate} holds ${sessions.length} session${sessions.length === 1 ? '' : 's'}: give that folder instead.`;
   }
   return `${line}.`;

@@ -89,5 +89,7 @@ describe('the login name of a project folder', () => {
     const layout = await discoverSources(root);
     const homes = new Map(layout.sessions.map((s) => [s.sessionId, s.homeName]));
     expect(Object.fromEntries(homes)).toEqual({ 'a-first': 'qa.zb', 'b-second': 'qa.zb', 'c-third': 'qa.zb', s1: 'Qa Zb', s2: 'solo', s3: undefined, s4: undefined });
+    // A caller that only counts sessions reads no file for them.
+    expect((await discoverSources(root, { homeNames: false })).sessions.every((s) => s.homeName === undefined)).toBe(true);
   });
 });
