@@ -3,6 +3,9 @@ import { LINE_HEAD_READ, type Diagnostic } from '../diagnostics.js';
 import { openInside } from '../fs/safe-path.js';
 import { MAX_JSON_DEPTH, nestsTooDeep } from './json-depth.js';
 
+/** How many bad lines of a file have their head quoted in their problem (the problems file lists every one). */
+const MAX_QUOTED_LINES = 1000;
+
 /** One JSON object read from one line of a JSONL file. */
 export interface JsonlRecord {
   /** 1-based line number in the file. */
@@ -48,6 +51,7 @@ export async function readJsonl(path: string, displayName = path, root = dirname
   let lineNo = 0;
   let bytes = 0;
   let pending: Buffer[] = [];
+  let quoted = 0;
 
   const handle = await openInside(root, path);
   try {
@@ -78,8 +82,8 @@ export async function readJsonl(path: string, displayName = path, root = dirname
   }
   return { records, diagnostics: collapseIfNotJsonl(records, diagnostics, displayName, lineNo), lineCount: lineNo, bytes };
 
-  function report(line: number, code: Diagnostic['code'], reason: string): void {
-    diagnostics.push({ file: displayName, line, code, reason });
+  function report(line: number, code: Diagnostic['code'], reason: string, lineHead?: string): void {
+    diagnostics.push({ file: displayName, line, code, reason, ...(lineHead === undefined ? {} : { lineHead }) });
   }
 
   function parseLine(raw: Buffer, line: number, isLast: boolean): void {
@@ -120,7 +124,8 @@ export async function readJsonl(path: string, displayName = path, root = dirname
       if (isLast && looksTruncated(text)) {
         report(line, 'truncated-line', 'last line is cut off (no closing brace and no final newline)');
       } else {
-        diagnostics.push({ file: displayName, line, code: 'not-json', reason: `not JSON: ${jsonErrorReason(err)}`, lineHead: text.slice(0, LINE_HEAD_READ) });
+        // Heads are kept for the first lines only: a large file that is no JSONL at all would otherwise hold 4 KB of each.
+        report(line, 'not-json', `not JSON: ${jsonErrorReason(err)}`, ++quoted <= MAX_QUOTED_LINES ? text.slice(0, LINE_HEAD_READ) : undefined);
       }
       return true;
     }

@@ -122,4 +122,10 @@ describe('bad lines quote nothing before redaction', () => {
     expect(stringLiteralsOf('{"k":"{\\"apiKey\\": \\"v\\"}", "n":1, "cut":"ab\\u00')).toEqual(['k', '{"apiKey": "v"}', 'n', 'cut', 'ab\\u00']);
     expect(stringLiteralsOf('no strings at all')).toEqual([]);
   });
+
+  it('keeps the heads of the first thousand bad lines of a file only, and reports every line', async () => {
+    const r = await readJsonl(tmpFile(`${Array.from({ length: 1200 }, (_, i) => `not json ${i}`).join('\n')}\n{"a":1}\n`), 'x.jsonl');
+    expect(r.diagnostics.length).toBe(1200);
+    expect(r.diagnostics.filter((d) => d.lineHead !== undefined).map((d) => d.line)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+  });
 });
