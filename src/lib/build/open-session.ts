@@ -160,7 +160,8 @@ export async function readSession(source: SessionSource, options: OpenSessionOpt
     report = await redactor.redactSession(values, { projectFolders: [source.projectFolder] });
   }
   // Problems quote file names and line heads: redacted before anyone stores or prints them (and quoted, unredacted, when redaction is off).
-  const redact = redactor ? (text: string) => redactor!.redactText(text) : (text: string) => text;
+  const names = redactor;
+  const redact = names ? (text: string) => names.redactText(text) : (text: string) => text;
   for (const [i, d] of diagnostics.entries()) diagnostics[i] = redactProblem(d, redact);
   return { source, files, sideFiles, journals, ...(team ? { team } : {}), diagnostics, bytes, report, redactor };
 }
