@@ -62,7 +62,8 @@ export function usernamesFromCwds(cwds: Iterable<string>): string[] {
   return [...out];
 }
 
-const FOLDER_HOME = /^(?:[A-Za-z]-)?-(?:home|Users)-([^-]+)/;
+/** The home part of an encoded project folder name (`-home-`, `-Users-`, `C--Users-`): group 1. */
+const FOLDER_HOME_PREFIX = /^((?:[A-Za-z]-)?-(?:home|Users)-)/;
 
 /**
  * Candidate login name in an encoded project folder name: `-home-ada-work-api`
@@ -72,12 +73,10 @@ const FOLDER_HOME = /^(?:[A-Za-z]-)?-(?:home|Users)-([^-]+)/;
  * name comes from `cwd` values when there are any.
  */
 export function usernamesFromFolder(folder: string): string[] {
-  const m = FOLDER_HOME.exec(folder);
-  return m && !NON_PERSONAL_HOMES.has(m[1]) ? [m[1]] : [];
+  const prefix = FOLDER_HOME_PREFIX.exec(folder)?.[1];
+  const name = prefix === undefined ? '' : folder.slice(prefix.length).split('-')[0];
+  return name && !NON_PERSONAL_HOMES.has(name) ? [name] : [];
 }
-
-/** The home part of an encoded project folder name (`-home-`, `-Users-`, `C--Users-`): group 1. */
-const FOLDER_HOME_PREFIX = /^((?:[A-Za-z]-)?-(?:home|Users)-)/;
 
 /**
  * An encoded project folder in the home of one of `usernames` (the longest
