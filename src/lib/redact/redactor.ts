@@ -12,6 +12,7 @@ import {
   WINDOWS_HOME_SOURCE,
   type CompiledPattern,
 } from './rules.js';
+import { imageFormatOf, stripImageMetadata } from './image-metadata.js';
 import { secretlintValues } from './secretlint.js';
 import { caselessFragments, exactFragments, trieSource } from './trie-regex.js';
 import { printedSecrets } from './command-output.js';
@@ -26,6 +27,9 @@ const MAX_SAMPLES = 3;
 const IMAGE_NOTE = '[image removed]';
 const TOOL_OUTPUT_NOTE = '[tool output removed]';
 const COMMAND_OUTPUT_RULE = 'command-output';
+/** Findings for images: metadata taken out, and images not published because they could not be read to take it out. */
+const IMAGE_METADATA_RULE = 'image-metadata';
+const IMAGE_UNREADABLE_RULE = 'image-unreadable';
 
 /** A redactor's options, compiled once and shared by every session it redacts. */
 interface RedactorConfig {
@@ -108,6 +112,7 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
       state = newState(config);
       seedUsernames(state, options, hints);
       applyDrops(values, options);
+      scrubImages(state, values);
       // Pass 1: find every secret value, so that pass 2 can replace them all in one go.
       await detectSecrets(state, distinctStrings(values));
       // Secrets printed bare by commands that print nothing else (`gh auth token`): known by the command, not by their look.
@@ -197,10 +202,15 @@ function invalidate(state: SessionState): void {
 }
 
 function record(state: SessionState, rule: string, context: string, secret: string): void {
+  recordSample(state, rule, maskSample(context, secret));
+}
+
+/** Counts one finding of `rule`, keeping its sample among the first few (a sample holds nothing private). */
+function recordSample(state: SessionState, rule: string, sample: string): void {
   let f = state.findings.get(rule);
   if (!f) state.findings.set(rule, (f = { count: 0, samples: new Set() }));
   f.count++;
-  if (f.samples.size < MAX_SAMPLES) f.samples.add(maskSample(context, secret));
+  if (f.samples.size < MAX_SAMPLES) f.samples.add(sample);
 }
 
 function report(state: SessionState): RedactionReport {
@@ -360,6 +370,52 @@ export function walk(root: unknown, fn: (s: string) => string): void {
     return obj;
   };
   visit(root);
+}
+
+/** Base64 of the first bytes of a PNG, JPEG, GIF or WebP image: a payload that starts so is decoded and checked. */
+const IMAGE_BASE64_START = /^(?:iVBORw0KGgo|\/9j\/|R0lGOD|UklGR)/;
+
+/**
+ * Takes the metadata out of every image the session holds (EXIF with a
+ * position, XMP with paths, text chunks, comments: see image-metadata.ts).
+ * Images are base64 strings under `data` or `base64`, whatever the record
+ * around them (content blocks, a file read, an attachment), so every string
+ * under those keys that starts like an image is checked. An image that cannot
+ * be read is replaced by an empty string, which pages show as an image not
+ * shown, and counted: nothing of it is published.
+ */
+function scrubImages(state: SessionState, values: unknown[]): void {
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    const obj = node as Record<string, unknown>;
+    for (const key of Object.keys(obj)) {
+      const v = obj[key];
+      if (typeof v === 'string') {
+        if ((key === 'data' || key === 'base64') && IMAGE_BASE64_START.test(v)) obj[key] = scrubImage(state, v);
+      } else visit(v);
+    }
+  };
+  for (const v of values) visit(v);
+}
+
+/** One image's base64 without its metadata (the same string when it had none), or '' when it cannot be read. */
+function scrubImage(state: SessionState, base64: string): string {
+  const bytes = Buffer.from(base64, 'base64');
+  const format = imageFormatOf(bytes);
+  // Starts like an image but is none (a text that happens to): not an image, so nothing to take out.
+  if (!format) return base64;
+  const scrub = stripImageMetadata(bytes);
+  if (!scrub.ok) {
+    recordSample(state, IMAGE_UNREADABLE_RULE, `${format.toUpperCase()}: ${scrub.reason}`);
+    return '';
+  }
+  if (!scrub.removed.length) return base64;
+  recordSample(state, IMAGE_METADATA_RULE, `${format.toUpperCase()}: ${[...new Set(scrub.removed)].join(', ')}`);
+  return scrub.bytes.toString('base64');
 }
 
 /** Applies the drop switches (images, thinking, tool output) to the entries in place. */

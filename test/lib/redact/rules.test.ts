@@ -11,6 +11,7 @@ import { findEmails } from '../../../src/lib/redact/rules.js';
 import { homeNameOf, usernameForms } from '../../../src/lib/redact/usernames.js';
 import { decodeProjectFolder } from '../../../src/lib/transcript/build-session.js';
 import { SECRETLINT_RULE_IDS } from '../../../src/lib/redact/secretlint.js';
+import { jpegSegment, jpegWith, png3x2, pngChunk, tiff } from '../../helpers/images.js';
 
 /** Redacts one string as a one-entry session. */
 async function redact(text: string, options?: RedactionOptions, hints?: { projectFolders?: string[]; cwds?: string[] }) {
@@ -350,6 +351,41 @@ describe('options', () => {
     expect(out).not.toContain('secret output');
     expect(out).not.toContain('toolUseResult');
     expect(out).toContain('"text":"hi"');
+  });
+});
+
+describe('images', () => {
+  const png = png3x2([pngChunk('tEXt', 'Author\0Ada Lovelace')]).toString('base64');
+  const jpeg = jpegWith([jpegSegment(0xe1, Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff([{ tag: 0x013b, ascii: 'Ada Lovelace' }])]))]).toString('base64');
+
+  it('lose their metadata wherever a session holds them: content blocks, a file read, an attachment', async () => {
+    const values: unknown[] = [
+      { type: 'user', message: { content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } }] } },
+      { type: 'user', toolUseResult: { type: 'image', file: { base64: jpeg, type: 'image/jpeg' } } },
+      { type: 'attachment', attachment: { type: 'edited_image_file', content: { type: 'image', data: png } } },
+    ];
+    const report = await createRedactor().redactSession(values);
+    const payloads = JSON.stringify(values).match(/"(?:data|base64)":"([^"]+)"/g)!.map((m) => Buffer.from(m.split('":"')[1].slice(0, -1), 'base64'));
+    expect(payloads).toHaveLength(3);
+    for (const bytes of payloads) expect(bytes.toString('latin1')).not.toContain('Ada Lovelace');
+    expect(payloads[0].equals(png3x2())).toBe(true);
+    expect(report.findings.find((f) => f.rule === 'image-metadata')).toMatchObject({ count: 3, samples: ['PNG: tEXt', 'JPEG: EXIF'] });
+  });
+
+  it('that cannot be read are emptied and counted, not published as they are', async () => {
+    const cut = png3x2([pngChunk('tEXt', 'Author\0Ada Lovelace')]).subarray(0, 60).toString('base64');
+    const values: unknown[] = [{ message: { content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: cut } }] } }];
+    const report = await createRedactor().redactSession(values);
+    expect(JSON.stringify(values)).toContain('"data":""');
+    expect(report.findings.find((f) => f.rule === 'image-unreadable')?.count).toBe(1);
+  });
+
+  it('leave other binary payloads (a PDF) as they are: pages never show them', async () => {
+    const pdf = Buffer.from('%PDF-1.7 Ada Lovelace').toString('base64');
+    const values: unknown[] = [{ source: { type: 'base64', media_type: 'application/pdf', data: pdf } }];
+    const report = await createRedactor().redactSession(values);
+    expect((values[0] as { source: { data: string } }).source.data).toBe(pdf);
+    expect(report.total).toBe(0);
   });
 });
 

@@ -412,6 +412,14 @@ describe('shared behaviour', () => {
     expect(el.querySelector('.image-missing')).not.toBeNull();
   });
 
+  it('says an image emptied by redaction (its metadata could not be taken out) is not shown, and writes nothing', () => {
+    const before = assets.written.length;
+    const el = render(toolCall('mcp__x__shot', {}, { content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: '' } }] }));
+    expect(assets.written.length).toBe(before);
+    expect(el.querySelector('img')).toBeNull();
+    expect(el.querySelector('.image-missing')?.textContent).toMatch(/not shown \(its data was left out: only PNG, JPEG, GIF and WebP images whose metadata can be taken out are published\)/);
+  });
+
   it('marks tool output ignored by search unless indexToolOutput', async () => {
     const call = firstCall('Bash', (c) => !!c.result && !c.result.isError);
     const { ctx: quiet } = await testContext({ indexToolOutput: false });

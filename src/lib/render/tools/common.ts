@@ -138,7 +138,9 @@ export function sniffImageType(bytes: Buffer): string | undefined {
 
 /** Renders an image from base64 data through `ctx.emitAsset`; never inlines data. */
 export function imageFromBase64(data: string | undefined, declaredType: string | undefined, ctx: RenderContext, alt = 'Image'): SafeHtml {
-  if (!data) return html``;
+  if (data === undefined) return html``;
+  // Emptied by redaction (an image whose metadata could not be taken out: src/lib/redact/image-metadata.ts) or by an imported copy (a format pages never show).
+  if (data === '') return html`<p class="image-missing">${alt}: not shown (its data was left out: only PNG, JPEG, GIF and WebP images whose metadata can be taken out are published)</p>`;
   let bytes: Buffer;
   try {
     bytes = Buffer.from(data, 'base64');
