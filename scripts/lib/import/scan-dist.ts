@@ -3,6 +3,7 @@ import { extname, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { toPosix } from '../../../src/lib/discover.js';
 import { listFiles } from '../../../src/lib/fs/parallel.js';
+import { stripImageMetadata } from '../../../src/lib/redact/image-metadata.js';
 import { createRedactor } from '../../../src/lib/redact/redactor.js';
 import type { ScanFinding } from '../../../src/lib/redact/scan.js';
 import { auditText, findSuspects } from '../audit-detector.js';
@@ -21,6 +22,8 @@ const CODE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.css', '.map']);
 const CODE_IGNORED_RULES = ['email', 'home-path', 'username', 'name'];
 /** The independent detector's rules: site code (minified bundles) is full of random-looking strings, so only data files get them. */
 const SUSPECT_RULES = ['entropy-assignment', 'random-token', 'encoded-credential'];
+/** Images pages show: checked for metadata (a site built before it was taken out still holds it). */
+const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
 /** Files scanned together before a clean batch lets them all pass. */
 const BATCH = 64;
 
@@ -29,18 +32,27 @@ const BATCH = 64;
  * independent detector (`audit-detector.ts`) still detect: every
  * text file (HTML with entities decoded, JSON, scripts) and pagefind's
  * gzip-compressed `*.pf_fragment` files. `[REDACTED:…]` placeholders and `~`
- * paths are not findings. Files are scanned in batches; only a batch with a
+ * paths are not findings. Images are findings when they still hold metadata
+ * (`image-metadata`, with the kinds of block) or cannot be read to tell
+ * (`image-unreadable`). Files are scanned in batches; only a batch with a
  * finding is scanned again file by file, to name the file.
  */
 export async function scanDist(dir: string, options: RedactionOptions = {}): Promise<{ files: number; findings: DistFinding[] }> {
   const paths = await listFiles(dir);
   const groups: Record<'data' | 'code', Array<{ file: string; text: string }>> = { data: [], code: [] };
+  const findings: DistFinding[] = [];
+  let images = 0;
   for (const path of paths) {
+    if (IMAGE_EXTENSIONS.has(extname(path).toLowerCase())) {
+      images++;
+      const found = imageFinding(await readFile(path));
+      if (found) findings.push({ file: toPosix(relative(dir, path)), findings: [found] });
+      continue;
+    }
     const text = await readText(path);
     if (text === undefined) continue;
     groups[CODE_EXTENSIONS.has(extname(path)) ? 'code' : 'data'].push({ file: toPosix(relative(dir, path)), text });
   }
-  const findings: DistFinding[] = [];
   for (const [kind, files] of Object.entries(groups)) {
     const ignoreRules = kind === 'code' ? CODE_IGNORED_RULES : [];
     for (let i = 0; i < files.length; i += BATCH) {
@@ -55,7 +67,15 @@ export async function scanDist(dir: string, options: RedactionOptions = {}): Pro
       }
     }
   }
-  return { files: groups.data.length + groups.code.length, findings };
+  return { files: groups.data.length + groups.code.length + images, findings };
+}
+
+/** What an image still holds that redaction takes out, as a finding; undefined for a clean image. */
+function imageFinding(bytes: Buffer): ScanFinding | undefined {
+  const scrub = stripImageMetadata(bytes);
+  if (!scrub.ok) return { rule: 'image-unreadable', count: 1, samples: [scrub.reason] };
+  if (!scrub.removed.length) return undefined;
+  return { rule: 'image-metadata', count: 1, samples: [[...new Set(scrub.removed)].join(', ')] };
 }
 
 /** The searchable text of a file, or undefined for binary files. */
