@@ -4,6 +4,8 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../scripts/import.js';
 import { fixturesDir, fixturesProjects, loadExpect } from '../lib/redact/helpers.js';
+import { png3x2, pngChunk } from '../helpers/images.js';
+import { OMITTED_BYTES_KEY } from '../../src/lib/transcript/types.js';
 
 const expectJson = loadExpect();
 const raw = JSON.parse(readFileSync(join(fixturesDir, 'EXPECT.json'), 'utf8')) as Record<string, unknown>;
@@ -154,6 +156,40 @@ describe('scripts/import.ts project folder names', () => {
       const written = readFileSync(join(dest, '-work-api', 's1.jsonl'), 'utf8');
       expect(written).not.toContain('qaz-wobble');
       expect(written).toContain('~/work/api');
+    } finally {
+      rmSync(src, { recursive: true, force: true });
+      rmSync(dest, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('scripts/import.ts: binary payloads', () => {
+  it('keeps images pages show, without their metadata, and leaves out the bytes of everything else, keeping its size', async () => {
+    const src = mkdtempSync(join(tmpdir(), 'sessionpress-src-'));
+    const dest = mkdtempSync(join(tmpdir(), 'sessionpress-dest-'));
+    try {
+      const folder = join(src, '-srv-app');
+      mkdirSync(folder);
+      const pdf = Buffer.from('%PDF-1.4\n1 0 obj<</Author (Quorra Vantablack)>>endobj\nBT (salary table) Tj ET\n%%EOF');
+      const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><title>Quorra Vantablack</title></svg>');
+      const png = png3x2([pngChunk('tEXt', 'Author\0Quorra Vantablack')]);
+      const content = [
+        { type: 'text', text: 'look' },
+        { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf.toString('base64') } },
+        { type: 'image', source: { type: 'base64', media_type: 'image/svg+xml', data: svg.toString('base64') } },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png.toString('base64') } },
+      ];
+      const entry = { type: 'user', uuid: 'u1', cwd: '/srv/app', message: { role: 'user', content }, toolUseResult: { type: 'pdf', file: { base64: pdf.toString('base64'), filePath: '/srv/app/pay.pdf' } } };
+      writeFileSync(join(folder, 's1.jsonl'), JSON.stringify(entry) + '\n');
+      expect((await run([src, '--out', dest])).code).toBe(0);
+      const written = readFileSync(join(dest, '-srv-app', 's1.jsonl'), 'utf8');
+      for (const secret of ['Quorra', 'Vantablack', 'salary']) expect(written).not.toContain(secret);
+      const copy = JSON.parse(written) as { message: { content: Array<{ source?: Record<string, unknown> }> }; toolUseResult: { file: Record<string, unknown> } };
+      const [, doc, vector, image] = copy.message.content;
+      expect(doc.source).toMatchObject({ data: '', [OMITTED_BYTES_KEY]: pdf.length });
+      expect(vector.source).toMatchObject({ data: '', [OMITTED_BYTES_KEY]: svg.length });
+      expect(copy.toolUseResult.file).toMatchObject({ base64: '', [OMITTED_BYTES_KEY]: pdf.length });
+      expect(Buffer.from(image.source!.data as string, 'base64').equals(png3x2())).toBe(true);
     } finally {
       rmSync(src, { recursive: true, force: true });
       rmSync(dest, { recursive: true, force: true });

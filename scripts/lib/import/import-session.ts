@@ -4,6 +4,9 @@ import { BAD_LINE_CODES, type Diagnostic } from '../../../src/lib/diagnostics.js
 import { realPathOf, toPosix, WORKFLOW_DIR, type SessionSource } from '../../../src/lib/discover.js';
 import { copyIdentity, readSession } from '../../../src/lib/build/open-session.js';
 import { createSafeTarget, isTemporaryFile, type SafeTarget } from '../../../src/lib/fs/safe-write.js';
+import { imageFormatOf } from '../../../src/lib/redact/image-metadata.js';
+import { mapBinaryPayloads } from '../../../src/lib/redact/redactor.js';
+import { OMITTED_BYTES_KEY } from '../../../src/lib/transcript/types.js';
 import type { RedactionOptions, RedactionReport } from '../../../src/lib/redact/types.js';
 
 export interface ImportedFile {
@@ -186,6 +189,23 @@ function pruneUnshown(entry: Record<string, unknown>): void {
   if (result && typeof result === 'object' && !Array.isArray(result) && 'originalFile' in result) {
     delete (result as Record<string, unknown>).originalFile;
   }
+  omitUnshownBinaries(entry);
+}
+
+/**
+ * Empties every base64 payload that is not an image pages show (a PDF, a
+ * Word file, an image in another format): its text cannot be redacted, pages
+ * give only its size, and a copy is made to be committed and published. The
+ * size stays, under {@link OMITTED_BYTES_KEY}, for the page built from the copy.
+ */
+function omitUnshownBinaries(entry: Record<string, unknown>): void {
+  mapBinaryPayloads([entry], (payload, holder) => {
+    if (payload === '') return payload;
+    const bytes = Buffer.from(payload, 'base64');
+    if (imageFormatOf(bytes)) return payload;
+    holder[OMITTED_BYTES_KEY] = bytes.length;
+    return '';
+  });
 }
 
 // Re-exported for the commands that import from here; it reads session heads, so it lives in the one session module.

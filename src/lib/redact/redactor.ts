@@ -377,14 +377,26 @@ const IMAGE_BASE64_START = /^(?:iVBORw0KGgo|\/9j\/|R0lGOD|UklGR)/;
 
 /**
  * Takes the metadata out of every image the session holds (EXIF with a
- * position, XMP with paths, text chunks, comments: see image-metadata.ts).
- * Images are base64 strings under `data` or `base64`, whatever the record
- * around them (content blocks, a file read, an attachment), so every string
- * under those keys that starts like an image is checked. An image that cannot
- * be read is replaced by an empty string, which pages show as an image not
- * shown, and counted: nothing of it is published.
+ * position, XMP with paths, text chunks, comments: see image-metadata.ts),
+ * wherever the session holds them (content blocks, a file read, an
+ * attachment: see {@link mapBinaryPayloads}). An image that cannot be read is
+ * replaced by an empty string, which pages show as an image not shown, and
+ * counted: nothing of it is published.
  */
 function scrubImages(state: SessionState, values: unknown[]): void {
+  mapBinaryPayloads(values, (payload) => (IMAGE_BASE64_START.test(payload) ? scrubImage(state, payload) : payload));
+}
+
+/**
+ * Calls `fn` with every binary payload of JSON trees and puts back what it
+ * returns: a string under `base64`, or under `data` of a `type: "base64"`
+ * record or starting like an image (an attachment's image has no such type).
+ * The one definition of where sessions keep binaries, for redaction and for
+ * what an imported copy leaves out. `holder` is the object the payload is in.
+ * ({@link walk} skips only the first two kinds as text: a string that merely
+ * starts like an image is redacted as text too, so none can hide a secret.)
+ */
+export function mapBinaryPayloads(values: unknown[], fn: (payload: string, holder: Record<string, unknown>) => string): void {
   const visit = (node: unknown): void => {
     if (node === null || typeof node !== 'object') return;
     if (Array.isArray(node)) {
@@ -394,9 +406,8 @@ function scrubImages(state: SessionState, values: unknown[]): void {
     const obj = node as Record<string, unknown>;
     for (const key of Object.keys(obj)) {
       const v = obj[key];
-      if (typeof v === 'string') {
-        if ((key === 'data' || key === 'base64') && IMAGE_BASE64_START.test(v)) obj[key] = scrubImage(state, v);
-      } else visit(v);
+      if (typeof v !== 'string') visit(v);
+      else if (key === 'base64' || (key === 'data' && (obj.type === 'base64' || IMAGE_BASE64_START.test(v)))) obj[key] = fn(v, obj);
     }
   };
   for (const v of values) visit(v);

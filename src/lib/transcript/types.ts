@@ -7,6 +7,13 @@
 import type { Diagnostic } from '../diagnostics.js';
 
 /**
+ * The key under which an imported copy records the size of a binary payload
+ * it left out (a document's bytes), beside the emptied `data` or `base64`
+ * (scripts/lib/import/import-session.ts); pages show that size.
+ */
+export const OMITTED_BYTES_KEY = 'sessionpressOmittedBytes';
+
+/**
  * Every entry `type` the model knows, in one list: the `EntryType` union is
  * derived from it, and the reader recognises exactly these. Anything else is
  * kept as `unknown` and reported.

@@ -9,7 +9,7 @@ import { prepareMessages, renderMessage, type RenderContext } from '../../../src
 import { rendererFor, renderToolCall } from '../../../src/lib/render/render-tool.js';
 import { parseNumberedLines } from '../../../src/lib/render/tools/files.js';
 import { TOOL_ROW } from '../../../src/lib/render/tools/common.js';
-import type { ToolCall } from '../../../src/lib/transcript/types.js';
+import { OMITTED_BYTES_KEY, type ToolCall } from '../../../src/lib/transcript/types.js';
 import { callsOf, firstCall, tur } from '../../helpers/corpus-calls.js';
 import { parse } from './dom.js';
 import { expectInert } from './xss-check.js';
@@ -750,6 +750,11 @@ describe('content blocks: documents, redacted thinking, server tools', () => {
     expect(text(el.querySelector('.document'))).toBe('📄 spec.pdf · PDF · 3 KB (not shown)');
     expect(el.innerHTML).not.toContain(pdf.slice(0, 40));
     expect(el.querySelector('[href^="data:"], [src^="data:"], object, embed, iframe')).toBeNull();
+  });
+
+  it('a PDF an imported copy left out still shows its size, from what the copy recorded', () => {
+    const m = userMsg('Summarise this', 'prompt', { blocks: [{ type: 'document', title: 'spec.pdf', source: { type: 'base64', media_type: 'application/pdf', data: '', [OMITTED_BYTES_KEY]: 3009 } }] });
+    expect(text(article(renderMessage(m, ctx)).querySelector('.document'))).toBe('📄 spec.pdf · PDF · 3 KB (not shown)');
   });
 
   it('a text document shows its text collapsed', () => {

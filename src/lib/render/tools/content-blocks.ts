@@ -4,11 +4,11 @@
  * API runs itself (`server_tool_use` with its `web_search_tool_result`).
  */
 import { formatCount, formatSize } from '../../format.js';
-import type { ContentBlock, ToolCall } from '../../transcript/types.js';
+import { OMITTED_BYTES_KEY, type ContentBlock, type ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { html, type SafeHtml } from '../sanitize.js';
 import { badgeHtml, collapsible, linkHtml, noteHtml, textBlock, toolFrame } from './common.js';
-import { lineCount, obj, str } from '../tool-data.js';
+import { lineCount, num, obj, str } from '../tool-data.js';
 
 const DOC_TYPES: Record<string, string> = {
   'application/pdf': 'PDF',
@@ -49,14 +49,17 @@ export function renderDocumentBlock(block: ContentBlock): SafeHtml {
   const name = str(b.title) ?? str(b.name) ?? str(b.filename) ?? 'Untitled document';
   const text = documentText(source);
   const data = source?.type === 'base64' ? str(source.data) : undefined;
-  const size = data ? formatSize(base64Bytes(data)) : text !== undefined ? `${formatCount(lineCount(text))} lines` : undefined;
+  // An imported copy keeps a document's size, not its bytes (scripts/lib/import/import-session.ts).
+  const omitted = source?.type === 'base64' ? num(source[OMITTED_BYTES_KEY]) : undefined;
+  const bytes = data ? base64Bytes(data) : omitted;
+  const size = bytes !== undefined ? formatSize(bytes) : text !== undefined ? `${formatCount(lineCount(text))} lines` : undefined;
   const url = source?.type === 'url' ? str(source.url) : undefined;
   const head = html`<span class="doc-icon" aria-hidden="true">📄</span> <strong>${name}</strong> · ${kind}${size ? ` · ${size}` : ''}`;
   const context = str(b.context);
   if (text !== undefined && text.trim()) {
     return html`<details class="document"><summary>${head}</summary>${context ? noteHtml(context) : ''}${textBlock(text, 'Document text')}</details>`;
   }
-  return html`<p class="document">${head}${url ? html` · ${linkHtml(url, 'open')}` : ''}${data ? ' (not shown)' : ''}</p>`;
+  return html`<p class="document">${head}${url ? html` · ${linkHtml(url, 'open')}` : ''}${bytes !== undefined ? ' (not shown)' : ''}</p>`;
 }
 
 /** A thinking block whose content the API withheld: a quiet note, no data. */
