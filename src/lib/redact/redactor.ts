@@ -86,13 +86,17 @@ function newState(config: RedactorConfig): SessionState {
 const ALNUM = /[A-Za-z0-9]/;
 const PATH_WORD = /[\w.~-]/;
 
+/** An escaped character just before a position: `%2F` in a URL, `\u002F` or `\x2F` in JSON or code. */
+const ESCAPED_CHAR_AT_END = /(?:%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2})$/;
+
 /**
  * Whether the match at `index` continues a word (`x/home/y`, `grandma`): the
  * character before it is of `word`, and is not the end of a terminal escape
- * sequence (`ESC[1mada` is a colour code, then a name).
+ * sequence (`ESC[1mada` is a colour code, then a name) or of an escaped
+ * character (`%2Fada`, `\u002Fada`: a slash, then a name).
  */
 function wordBefore(s: string, index: number, word: RegExp): boolean {
-  return index > 0 && word.test(s[index - 1]) && !terminalEscapeEndsAt(s, index);
+  return index > 0 && word.test(s[index - 1]) && !terminalEscapeEndsAt(s, index) && !ESCAPED_CHAR_AT_END.test(s.slice(Math.max(0, index - 6), index));
 }
 /**
  * Creates a redactor. Expensive parts (secretlint's config) are module-level;

@@ -272,6 +272,18 @@ describe('home paths and usernames', () => {
     expect((await redact('see https://qux.io/home/about and grandma/home/x')).out).toBe('see https://qux.io/home/about and grandma/home/x');
   });
 
+  it('blanks a username right after an escaped slash: percent-encoded in a URL, \\u or \\x in JSON or code', async () => {
+    const { out } = await redact(
+      'open file%3A%2F%2F%2FUsers%2Fzorbwick%2Fa.ts, C%3A%5CUsers%5CZorbwick%5Cb, "\\u002Fhome\\u002Fzorbwick\\u002Fc", "\\x2Fhome\\x2Fzorbwick"',
+      {},
+      { cwds: ['/home/zorbwick/app'] },
+    );
+    expect(out.toLowerCase()).not.toContain('zorbwick');
+    expect(out).toBe('open file%3A%2F%2F%2FUsers%2F[REDACTED:username]%2Fa.ts, C%3A%5CUsers%5C[REDACTED:username]%5Cb, "\\u002Fhome\\u002F[REDACTED:username]\\u002Fc", "\\x2Fhome\\x2F[REDACTED:username]"');
+    // A hex-looking letter with no escape before it still makes a word: `cafe2Fzorbwick` keeps its tail.
+    expect((await redact('id cafe2Fzorbwick', {}, { cwds: ['/home/zorbwick/app'] })).out).toBe('id cafe2Fzorbwick');
+  });
+
   it('a /home/ inside a URL is no home folder, but a known username in it is still blanked', async () => {
     const { out } = await redact('see https://qux.io/home/zorbwick/x and https://qux.io/home/about', {}, { cwds: ['/home/zorbwick'] });
     expect(out).toBe('see https://qux.io/home/[REDACTED:username]/x and https://qux.io/home/about');
