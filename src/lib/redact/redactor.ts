@@ -86,8 +86,8 @@ function newState(config: RedactorConfig): SessionState {
 const ALNUM = /[A-Za-z0-9]/;
 const PATH_WORD = /[\w.~-]/;
 
-/** An escaped character just before a position: `%2F` in a URL, `\u002F` or `\x2F` in JSON or code. */
-const ESCAPED_CHAR_AT_END = /(?:%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2})$/;
+/** An escaped character just before a position: `%2F` (or `%252F`, encoded twice) in a URL, `\u002F` or `\x2F` in JSON or code. */
+const ESCAPED_CHAR_AT_END = /(?:%(?:25)?[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2})$/;
 
 /**
  * Whether the match at `index` continues a word (`x/home/y`, `grandma`): the

@@ -84,6 +84,25 @@ export const HOME_PATH_SOURCE = String.raw`(?:(?:(?<![\w.~-])|(?<=${TERMINAL_ESC
 
 const HOME_PATH = new RegExp(HOME_PATH_SOURCE, 'g');
 
+/** Path separators (and a drive's colon) written escaped: percent-encoded (once or twice), JSON's `\/` and `\u002F`, `\x2F`, HTML's `&#x2F;` and `&#47;`. */
+const ESCAPED_SEPARATOR = /%(?:25)?(?:2F|5C|3A)|\\(?:\/|u00(?:2F|5C)|x(?:2F|5C))|&#(?:x(?:2F|5C)|47|92);/gi;
+
+/**
+ * The text with escaped path separators written plainly, or undefined when it
+ * has none: `%2FUsers%2Fada`, `\/home\/ada`, `&#x2F;home&#x2F;ada` name a home
+ * folder as surely as `/Users/ada`. Only for learning names; the replacement
+ * pass finds a learnt name in its escaped form too.
+ */
+export function unescapeSeparators(s: string): string | undefined {
+  if (!s.includes('%') && !s.includes('\\') && !s.includes('&#')) return undefined;
+  let changed = false;
+  const out = s.replace(ESCAPED_SEPARATOR, (m) => {
+    changed = true;
+    return /5C|92/i.test(m) ? '\\' : /3A/i.test(m) ? ':' : '/';
+  });
+  return changed ? out : undefined;
+}
+
 /**
  * {@link HOME_PATH_SOURCE} split in two and without the lookbehinds, for the
  * replacement pass, which checks the character before a match itself: a
@@ -213,6 +232,12 @@ export function detectValues(
   }
   if (s.includes('/home/') || s.includes('Users')) {
     for (const m of s.matchAll(HOME_PATH)) onPerson('username', m[1] ?? m[2]);
+    const plain = unescapeSeparators(s);
+    if (plain) for (const m of plain.matchAll(HOME_PATH)) onPerson('username', m[1] ?? m[2]);
+  } else if (s.includes('home') && (s.includes('%2F') || s.includes('%252F') || s.includes('\\u002F') || s.includes('&#'))) {
+    // `/home/` escaped all through (`%2Fhome%2F`): the check above cannot see it.
+    const plain = unescapeSeparators(s);
+    if (plain) for (const m of plain.matchAll(HOME_PATH)) onPerson('username', m[1] ?? m[2]);
   }
   if (s.includes('+') || s.includes('wsl')) {
     for (const m of s.matchAll(HIDDEN_HOME)) onPerson('username', m[1]);

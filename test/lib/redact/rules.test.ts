@@ -284,6 +284,26 @@ describe('home paths and usernames', () => {
     expect((await redact('id cafe2Fzorbwick', {}, { cwds: ['/home/zorbwick/app'] })).out).toBe('id cafe2Fzorbwick');
   });
 
+  it('learns the name in a home path written with escaped separators, and blanks it there', async () => {
+    const forms = [
+      'see %2FUsers%2Fvorpalix%2Fnotes',
+      'tree?path=%2Fhome%2Fvorpalix%2Fnb.ipynb',
+      'twice: %252FUsers%252Fvorpalix%252Fwork',
+      'C%3A%5CUsers%5Cvorpalix%5Cx',
+      '{"path":"\\/Users\\/vorpalix\\/work"}',
+      '"\\u002Fhome\\u002Fvorpalix\\u002Fx"',
+      '&#x2F;Users&#x2F;vorpalix&#x2F;work and &#47;home&#47;vorpalix&#47;x',
+    ];
+    // Each alone in its session: nothing else teaches the name.
+    for (const text of forms) {
+      const { out } = await redact(text);
+      expect(out, text).not.toContain('vorpalix');
+      expect(out, text).toContain('[REDACTED:username]');
+    }
+    // Escapes that are no path leave words alone: a page on `home` in a URL is no home folder.
+    expect((await redact('https://qux.io/docs%2Fhome%2Fabout and 100%2Fday')).out).toBe('https://qux.io/docs%2Fhome%2Fabout and 100%2Fday');
+  });
+
   it('a /home/ inside a URL is no home folder, but a known username in it is still blanked', async () => {
     const { out } = await redact('see https://qux.io/home/zorbwick/x and https://qux.io/home/about', {}, { cwds: ['/home/zorbwick'] });
     expect(out).toBe('see https://qux.io/home/[REDACTED:username]/x and https://qux.io/home/about');
