@@ -84,6 +84,13 @@ export const HOME_PATH_SOURCE = String.raw`(?:(?:(?<![\w.~-])|(?<=${TERMINAL_ESC
 
 const HOME_PATH = new RegExp(HOME_PATH_SOURCE, 'g');
 
+/**
+ * Another user's home in the shell's notation, as a path: `~ada/notes`,
+ * `https://host/~ada/` (`~/`, `HEAD~2/` and `~1.5 s` name nobody). Only before
+ * a slash: `~half done` is prose, not a home.
+ */
+const TILDE_HOME = /(?<![\w~])~([A-Za-z_][A-Za-z0-9_.-]{0,31})(?=\/)/g;
+
 /** Path separators (and a drive's colon) written escaped: percent-encoded (once or twice), JSON's `\/` and `\u002F`, `\x2F`, HTML's `&#x2F;` and `&#47;`. */
 const ESCAPED_SEPARATOR = /%(?:25)?(?:2F|5C|3A)|\\(?:\/|u00(?:2F|5C)|x(?:2F|5C))|&#(?:x(?:2F|5C)|47|92);/gi;
 
@@ -241,6 +248,9 @@ export function detectValues(
   }
   if (s.includes('+') || s.includes('wsl')) {
     for (const m of s.matchAll(HIDDEN_HOME)) onPerson('username', m[1]);
+  }
+  if (s.includes('~')) {
+    for (const m of s.matchAll(TILDE_HOME)) onPerson('username', m[1]);
   }
   if (s.includes('eyJ')) {
     for (const m of s.matchAll(JWT)) {

@@ -304,6 +304,13 @@ describe('home paths and usernames', () => {
     expect((await redact('https://qux.io/docs%2Fhome%2Fabout and 100%2Fday')).out).toBe('https://qux.io/docs%2Fhome%2Fabout and 100%2Fday');
   });
 
+  it("learns another user's name from the shell's ~name/ and blanks it, but not from ~/, HEAD~2/ or prose", async () => {
+    const { out } = await redact('cp ~vorpalix/notes.md . and see https://uni.example/~vorpalix/ (vorpalix wrote it)');
+    expect(out).toBe('cp ~[REDACTED:username]/notes.md . and see https://uni.example/~[REDACTED:username]/ ([REDACTED:username] wrote it)');
+    const plain = 'cd ~/work; git diff HEAD~2/ HEAD; about ~half done, ~twice as fast';
+    expect((await redact(plain)).out).toBe(plain);
+  });
+
   it('a /home/ inside a URL is no home folder, but a known username in it is still blanked', async () => {
     const { out } = await redact('see https://qux.io/home/zorbwick/x and https://qux.io/home/about', {}, { cwds: ['/home/zorbwick'] });
     expect(out).toBe('see https://qux.io/home/[REDACTED:username]/x and https://qux.io/home/about');
