@@ -91,21 +91,39 @@ const HOME_PATH = new RegExp(HOME_PATH_SOURCE, 'g');
  */
 const TILDE_HOME = /(?<![\w~])~([A-Za-z_][A-Za-z0-9_.-]{0,31})(?=\/)/g;
 
-/** Path separators (and a drive's colon) written escaped: percent-encoded (once or twice), JSON's `\/` and `\u002F`, `\x2F`, HTML's `&#x2F;` and `&#47;`. */
-const ESCAPED_SEPARATOR = /%(?:25)?(?:2F|5C|3A)|\\(?:\/|u00(?:2F|5C)|x(?:2F|5C))|&#(?:x(?:2F|5C)|47|92);/gi;
+/**
+ * An escaped character: percent-encoded (once or twice: `%2F`, `%252F`), a
+ * JSON or code escape (`\n`, `\"`, `\/`, `\u002F`, `\x2F`), an HTML
+ * character reference (`&#x2F;`, `&#47;`).
+ */
+const ESCAPE = /%(?:25)?[0-9A-Fa-f]{2}|\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[nrtbf"'/\\])|&#(?:[xX][0-9A-Fa-f]{1,6}|\d{1,7});/g;
+const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', '"': '"', "'": "'", '/': '/', '\\': '\\' };
+
+function unescapeOne(m: string): string {
+  if (m[0] === '%') return String.fromCharCode(parseInt(m.slice(-2), 16));
+  if (m[0] === '&') {
+    const code = m[2] === 'x' || m[2] === 'X' ? parseInt(m.slice(3, -1), 16) : parseInt(m.slice(2, -1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+  }
+  if (m[1] === 'u' || m[1] === 'x') return String.fromCharCode(parseInt(m.slice(2), 16));
+  return SIMPLE_ESCAPES[m[1]] ?? m;
+}
 
 /**
- * The text with escaped path separators written plainly, or undefined when it
- * has none: `%2FUsers%2Fada`, `\/home\/ada`, `&#x2F;home&#x2F;ada` name a home
- * folder as surely as `/Users/ada`. Only for learning names; the replacement
- * pass finds a learnt name in its escaped form too.
+ * The text with its escaped characters written plainly, or undefined when it
+ * has none. A value right after an escape (`token%3Dghp_…`, `\nghp_…`,
+ * `%2FUsers%2Fada`) reads as the tail of a word in the text as it is, and
+ * every rule that wants a word to start would pass it by; in this view it
+ * starts one. Only for finding values: they are then replaced in the text as
+ * it is.
  */
-export function unescapeSeparators(s: string): string | undefined {
+export function unescapedView(s: string): string | undefined {
   if (!s.includes('%') && !s.includes('\\') && !s.includes('&#')) return undefined;
   let changed = false;
-  const out = s.replace(ESCAPED_SEPARATOR, (m) => {
-    changed = true;
-    return /5C|92/i.test(m) ? '\\' : /3A/i.test(m) ? ':' : '/';
+  const out = s.replace(ESCAPE, (m) => {
+    const c = unescapeOne(m);
+    if (c !== m) changed = true;
+    return c;
   });
   return changed ? out : undefined;
 }
@@ -230,6 +248,7 @@ export function detectValues(
   sink: ValueSink,
   onPerson: (kind: 'username' | 'name', value: string) => void,
   extra: readonly CompiledPattern[] = [],
+  unescaped = false,
 ): void {
   if (s.length < 7) return;
   if (s.includes('PRIVATE KEY')) {
@@ -239,12 +258,6 @@ export function detectValues(
   }
   if (s.includes('/home/') || s.includes('Users')) {
     for (const m of s.matchAll(HOME_PATH)) onPerson('username', m[1] ?? m[2]);
-    const plain = unescapeSeparators(s);
-    if (plain) for (const m of plain.matchAll(HOME_PATH)) onPerson('username', m[1] ?? m[2]);
-  } else if (s.includes('home') && (s.includes('%2F') || s.includes('%252F') || s.includes('\\u002F') || s.includes('&#'))) {
-    // `/home/` escaped all through (`%2Fhome%2F`): the check above cannot see it.
-    const plain = unescapeSeparators(s);
-    if (plain) for (const m of plain.matchAll(HOME_PATH)) onPerson('username', m[1] ?? m[2]);
   }
   if (s.includes('+') || s.includes('wsl')) {
     for (const m of s.matchAll(HIDDEN_HOME)) onPerson('username', m[1]);
@@ -303,6 +316,11 @@ export function detectValues(
       const value = m[1] ?? m[0];
       if (value && !PLACEHOLDER.test(value)) sink(name, value);
     }
+  }
+  // The same rules over the text unescaped (see unescapedView), after the text's own values took their numbers; once: the view's escapes, if any, were written twice.
+  if (!unescaped) {
+    const view = unescapedView(s);
+    if (view !== undefined) detectValues(view, sink, onPerson, extra, true);
   }
 }
 

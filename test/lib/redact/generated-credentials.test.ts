@@ -42,6 +42,20 @@ describe('generated credentials', () => {
     expect(misses).toEqual([]);
   });
 
+  it('bare tokens right after an escaped character are redacted whole: a JSON \\n or \\t, \\u0022, %3D or %22 in a URL', async () => {
+    const escapes = [(t: string) => `lines\\n${t}\\n`, (t: string) => `col\\t${t}`, (t: string) => `{\\u0022k\\u0022:\\u0022${t}\\u0022}`, (t: string) => `next=%2Fcb%3Ftoken%3D${t}%26x`, (t: string) => `q=%22${t}%22`];
+    const misses: string[] = [];
+    for (const c of credentials.filter((x) => x.bare)) {
+      for (const [i, place] of escapes.entries()) {
+        const values: unknown[] = [`seen: ${place(c.secrets[0])} ok`];
+        await createRedactor().redactSession(values);
+        const left = leaked(values[0] as string, c.secrets.slice(0, 1));
+        if (left.length) misses.push(`${c.format} after escape ${i}: ${left.join(', ')}`);
+      }
+    }
+    expect(misses).toEqual([]);
+  });
+
   it('none survives the real pipeline: session, kept output past 30,000 characters, subagent, one redactor per session', async () => {
     const tree = writeCredentialTree(join(tmp, 'pipeline'), credentials);
     const dir = join(tree.root, GENERATED_PROJECT);
