@@ -311,6 +311,16 @@ describe('home paths and usernames', () => {
     expect((await redact(plain)).out).toBe(plain);
   });
 
+  it("blanks a Mac's name made from its owner's, in any of the forms macOS writes it", async () => {
+    const text = 'zq@Quorras-MacBook-Pro ~ %; Darwin Quorra-Vantablacks-MacBook-Air-2.local; ssh quorras-imac.local; ComputerName: Quorra’s MacBook Pro; Quorras-MBP.fritz.box';
+    const { out, report } = await redact(text);
+    expect(out).not.toMatch(/quorra|vantablack/i);
+    expect(out).toBe('zq@[REDACTED:hostname] ~ %; Darwin [REDACTED:hostname#2].local; ssh [REDACTED:hostname#3].local; ComputerName: [REDACTED:hostname#5]; [REDACTED:hostname#4].fritz.box');
+    expect(report.findings.find((f) => f.rule === 'hostname')?.count).toBe(5);
+    const plain = 'builds for windows-mac and linux; tests-macos passed; my MacBook Pro; Apples-to-apples; the iMac';
+    expect((await redact(plain)).out).toBe(plain);
+  });
+
   it('a /home/ inside a URL is no home folder, but a known username in it is still blanked', async () => {
     const { out } = await redact('see https://qux.io/home/zorbwick/x and https://qux.io/home/about', {}, { cwds: ['/home/zorbwick'] });
     expect(out).toBe('see https://qux.io/home/[REDACTED:username]/x and https://qux.io/home/about');
