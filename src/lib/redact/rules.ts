@@ -337,7 +337,6 @@ function looksLikeUrlPassword(p: string): boolean {
 
 /** A name right before `<address>` (`Author: Ada Lovelace <ada@…>`, `Signed-off-by:`, `From: "Ada Lovelace" <…>`): group 2. */
 const NAME_BEFORE_ADDRESS = /(?:^|[\s:,=(\["'])(["']?)(\p{Lu}[\p{L}'’.-]*(?: \p{Lu}[\p{L}'’.-]*){1,3})\1 ?$/u;
-/** git's author set by command or environment: `git config user.name "Ada Lovelace"`, `GIT_AUTHOR_NAME=…`. Group 2. */
 /**
  * A Mac's name as macOS makes it from its owner's: `Adas-MacBook-Pro`,
  * `Ada-Lovelaces-MacBook-Air-2` (in prompts, `uname -a`, ssh and Bonjour's
@@ -349,6 +348,7 @@ const MAC_HOSTNAME =
   /(?<![\w.-])(?:(?:[A-Z][a-z]+-){0,2}[A-Z][a-z]+s-(?:MacBook(?:-Pro|-Air)?|iMac(?:-Pro)?|Mac-mini|Mac-Pro|Mac-Studio|MBP|MBA)|(?:[a-z]+-){0,2}[a-z]+s-(?:macbook(?:-pro|-air)?|imac(?:-pro)?|mac-mini|mac-pro|mac-studio))(?:-\d{1,2})?(?![\w-])/g;
 const MAC_COMPUTER_NAME = /(?<![\w.-])\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+){0,2}[’']s (?:MacBook(?: Pro| Air)?|iMac(?: Pro)?|Mac mini|Mac Pro|Mac Studio)(?: \(\d{1,2}\))?/gu;
 
+/** git's author set by command or environment: `git config user.name "Ada Lovelace"`, `GIT_AUTHOR_NAME=…`. Group 2. */
 const GIT_AUTHOR_NAME = /(?:\buser\.name|\bGIT_(?:AUTHOR|COMMITTER)_NAME)(?:[ \t]*=[ \t]*|[ \t]+)(["']?)([^"'\r\n=]{3,64}?)\1(?=["'\s;&|]|$)/g;
 /** A name beside its address in JSON: `"name": "Ada Lovelace", "email": "ada@…"` (package.json's author, git APIs). */
 const JSON_NAME_EMAIL = /\\?"name\\?"[ \t]*:[ \t]*\\?"([^"\\]{3,64})\\?"[ \t]*,[ \t\r\n]*\\?"email\\?"[ \t]*:[ \t]*\\?"([^"\\\s]{1,128}@[^"\\\s]{3,128})\\?"/g;
