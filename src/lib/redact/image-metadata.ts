@@ -313,9 +313,11 @@ function stripWebp(bytes: Buffer): ImageScrub {
     const type = bytes.toString('latin1', at, at + 4);
     const size = bytes.readUInt32LE(at + 4);
     const end = at + 8 + size + (size & 1);
-    if (end > declared) throw new Malformed(`the WebP chunk ${JSON.stringify(type)} runs past the end of the image`);
+    // A chunk's type is four bytes of the file: named only when they are letters, digits or blanks (a report prints it).
+    const name = /^[A-Za-z0-9 ]{4}$/.test(type) ? type.trim() : 'unknown';
+    if (end > declared) throw new Malformed(`a WebP chunk (${name}) runs past the end of the image`);
     if (WEBP_KEEP.has(type)) kept.push(bytes.subarray(at, end));
-    else removed.push(type.trim());
+    else removed.push(name);
     at = end;
   }
   if (declared < bytes.length) removed.push('bytes after the RIFF chunk');

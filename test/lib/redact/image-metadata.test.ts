@@ -187,6 +187,12 @@ describe('WebP', () => {
     expect(out.bytes.equals(WEBP_3X2)).toBe(true);
   });
 
+  it('names a chunk whose type is not letters, digits or blanks only as unknown: a report prints the names', () => {
+    const out = scrubbed(webpWith([webpChunk('\x1b[2J', 'x')], 0));
+    expect(out.removed).toEqual(['unknown']);
+    expect(out.bytes.equals(WEBP_3X2)).toBe(true);
+  });
+
   it('refuses a WebP whose chunk runs past the RIFF size', () => {
     const input = webpWith([webpChunk('EXIF', EXIF)], 0x08);
     const lying = Buffer.from(input);
