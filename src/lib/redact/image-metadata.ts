@@ -56,6 +56,21 @@ export function stripImageMetadata(bytes: Buffer): ImageScrub {
 
 class Malformed extends Error {}
 
+/**
+ * Blocks an image may have: far more than any real one (images sent to Claude
+ * are a few MB; a 100 MB PNG in 8 KB chunks has 12,800), and few enough that
+ * a file made of millions of empty chunks costs milliseconds, not gigabytes.
+ */
+const MAX_BLOCKS = 100_000;
+
+/** Counts the blocks of one image; refuses it past {@link MAX_BLOCKS}. */
+function blockCounter(): () => void {
+  let n = 0;
+  return () => {
+    if (++n > MAX_BLOCKS) throw new Malformed(`it has more than ${MAX_BLOCKS.toLocaleString('en')} blocks`);
+  };
+}
+
 /** The kept blocks joined, or the input itself when every byte was kept. */
 function result(bytes: Buffer, kept: Buffer[], removed: string[]): ImageScrub {
   if (!removed.length) return { ok: true, bytes, removed };
@@ -78,8 +93,10 @@ const PNG_KEEP = new Set(['IHDR', 'PLTE', 'IDAT', 'IEND', 'tRNS', 'gAMA', 'cHRM'
 function stripPng(bytes: Buffer): ImageScrub {
   const kept: Buffer[] = [PNG_SIGNATURE];
   const removed: string[] = [];
+  const block = blockCounter();
   let at = 8;
   for (;;) {
+    block();
     need(bytes, at + 8, 'a PNG chunk');
     const length = bytes.readUInt32BE(at);
     const type = bytes.toString('latin1', at + 4, at + 8);
@@ -107,8 +124,10 @@ function stripJpeg(bytes: Buffer): ImageScrub {
   const kept: Buffer[] = [bytes.subarray(0, 2)];
   const removed: string[] = [];
   let orientation: number | undefined;
+  const block = blockCounter();
   let at = 2;
   for (;;) {
+    block();
     need(bytes, at + 2, 'a JPEG marker');
     if (bytes[at] !== 0xff) throw new Malformed('a JPEG segment does not start with a marker');
     const marker = bytes[at + 1];
@@ -253,7 +272,9 @@ function stripGif(bytes: Buffer): ImageScrub {
   need(bytes, at, 'the GIF colour table');
   const kept: Buffer[] = [bytes.subarray(0, at)];
   const removed: string[] = [];
+  const block = blockCounter();
   for (;;) {
+    block();
     need(bytes, at + 1, 'a GIF block');
     const kind = bytes[at];
     if (kind === 0x3b) {
@@ -307,8 +328,10 @@ function stripWebp(bytes: Buffer): ImageScrub {
   need(bytes, declared, 'the WebP file');
   const kept: Buffer[] = [];
   const removed: string[] = [];
+  const block = blockCounter();
   let at = 12;
   while (at < declared) {
+    block();
     need(bytes, at + 8, 'a WebP chunk');
     const type = bytes.toString('latin1', at, at + 4);
     const size = bytes.readUInt32LE(at + 4);

@@ -89,6 +89,15 @@ describe('PNG', () => {
     expect(inflateSync(out.bytes.subarray(idat, out.bytes.length - 16)).length).toBe(2 * (1 + 3 * 3));
   });
 
+  it('refuses an image of more blocks than any real one has, in milliseconds and without holding them all', () => {
+    const empty = pngChunk('zzZZ', '');
+    const base = png3x2();
+    const made = (n: number) => Buffer.concat([base.subarray(0, 33), ...Array.from({ length: n }, () => empty), base.subarray(33)]);
+    expect(stripImageMetadata(made(100_001))).toEqual({ ok: false, reason: 'it has more than 100,000 blocks' });
+    const many = scrubbed(made(5_000));
+    expect(many.bytes.equals(base)).toBe(true);
+  });
+
   it('gives back the very same bytes when there is nothing to leave out', () => {
     const input = png3x2();
     const out = scrubbed(input);
