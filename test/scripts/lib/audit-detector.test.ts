@@ -16,14 +16,20 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("the audit's independent detector", () => {
   it('finds what no redaction rule knows: a random token under an ordinary name, a value of a suspicious name', async () => {
-    const token = unknownToken();
-    const texts = [`deploy hook id ${token} saved`, `HOOK_SIGNING_SALT=${rand(ALNUM, 12)}9aZ`, `"hmacKey": "${rand(ALNUM, 18)}7bQ"`];
-    for (const text of texts) {
+    // About 0.2 % of random tokens hold runs that read as words (see the next test), so five are drawn and one may pass:
+    // with a single token this test failed about once in 500 runs.
+    const tokens = Array.from({ length: 5 }, () => `deploy hook id ${unknownToken()} saved`);
+    let found = 0;
+    for (const text of tokens) {
       const values: unknown[] = [text];
       await createRedactor().redactSession(values);
       // The redactor lets it through (that is the point of a second opinion) …
-      if (text === texts[0]) expect(values[0]).toBe(text);
+      expect(values[0]).toBe(text);
       // … the audit does not.
+      if (findSuspects(text).length > 0 && (await auditText(text)).length > 0) found++;
+    }
+    expect(found, tokens.join(' | ')).toBeGreaterThanOrEqual(4);
+    for (const text of [`HOOK_SIGNING_SALT=${rand(ALNUM, 12)}9aZ`, `"hmacKey": "${rand(ALNUM, 18)}7bQ"`]) {
       expect(findSuspects(text).length, text).toBeGreaterThan(0);
       expect((await auditText(text)).length, text).toBeGreaterThan(0);
     }
