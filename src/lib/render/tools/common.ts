@@ -3,6 +3,7 @@
  * result text and images, collapsing long content, JSON and code blocks.
  */
 import { formatCount, formatSize } from '../../format.js';
+import { imageFormatOf } from '../../redact/image-metadata.js';
 import type { ContentBlock, ToolCall } from '../../transcript/types.js';
 import { COLLAPSE_LINES, type RenderContext } from '../context.js';
 import { highlightCode, highlightTerminal, stripAnsi } from '../highlight.js';
@@ -120,20 +121,15 @@ export function pathHtml(path: string | undefined): SafeHtml {
   return html`<code class="path">${path}</code>`;
 }
 
-const IMAGE_MAGIC: Array<{ type: string; test: (b: Buffer) => boolean }> = [
-  { type: 'image/png', test: (b) => b.length > 8 && b[0] === 0x89 && b.toString('latin1', 1, 4) === 'PNG' },
-  { type: 'image/jpeg', test: (b) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { type: 'image/gif', test: (b) => b.length > 6 && b.toString('latin1', 0, 4) === 'GIF8' },
-  { type: 'image/webp', test: (b) => b.length > 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP' },
-];
-
 /**
- * The real type of image bytes, by their magic number. The declared media type
- * is never trusted: it is transcript text (and SVG, which can carry script when
- * opened directly, is never written as an asset).
+ * The real type of image bytes, by their magic number (the same test
+ * redaction reads images by). The declared media type is never trusted: it is
+ * transcript text (and SVG, which can carry script when opened directly, is
+ * never written as an asset).
  */
 export function sniffImageType(bytes: Buffer): string | undefined {
-  return IMAGE_MAGIC.find((m) => m.test(bytes))?.type;
+  const format = imageFormatOf(bytes);
+  return format && `image/${format}`;
 }
 
 /** Renders an image from base64 data through `ctx.emitAsset`; never inlines data. */
