@@ -6,6 +6,7 @@ import { copyIdentity, readSession } from '../../../src/lib/build/open-session.j
 import { createSafeTarget, isTemporaryFile, type SafeTarget } from '../../../src/lib/fs/safe-write.js';
 import { imageFormatOf } from '../../../src/lib/redact/image-metadata.js';
 import { mapBinaryPayloads } from '../../../src/lib/redact/redactor.js';
+import { base64Bytes } from '../../../src/lib/render/tools/content-blocks.js';
 import { OMITTED_BYTES_KEY } from '../../../src/lib/transcript/types.js';
 import type { RedactionOptions, RedactionReport } from '../../../src/lib/redact/types.js';
 
@@ -201,9 +202,9 @@ function pruneUnshown(entry: Record<string, unknown>): void {
 function omitUnshownBinaries(entry: Record<string, unknown>): void {
   mapBinaryPayloads([entry], (payload, holder) => {
     if (payload === '') return payload;
-    const bytes = Buffer.from(payload, 'base64');
-    if (imageFormatOf(bytes)) return payload;
-    holder[OMITTED_BYTES_KEY] = bytes.length;
+    // The magic number is in the first bytes: a 30 MB PDF is not decoded to be told apart from an image.
+    if (imageFormatOf(Buffer.from(payload.slice(0, 64), 'base64'))) return payload;
+    holder[OMITTED_BYTES_KEY] = base64Bytes(payload);
     return '';
   });
 }

@@ -19,7 +19,7 @@ const DOC_TYPES: Record<string, string> = {
 };
 
 /** Bytes of base64 data, without decoding it. */
-function base64Bytes(data: string): number {
+export function base64Bytes(data: string): number {
   const pad = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
   return Math.max(0, Math.floor((data.replace(/\s+/g, '').length * 3) / 4) - pad);
 }
