@@ -333,15 +333,32 @@ function maskSample(before: string, secret: string): string {
   return `${context}${prefix}…[masked]`;
 }
 
-/** Keys worth redacting: paths (file-history snapshots key backups by path) and addresses. */
-const PATH_LIKE_KEY = /[/\\@]/;
+/** Keys that are names a program gave a field (`type`, `ghp_…` too): see {@link renamedKey}. */
+const IDENTIFIER_KEY = /^[A-Za-z_$][\w$-]*$/;
+/** A placeholder of a secret, not of a username or a name. */
+const SECRET_PLACEHOLDER = new RegExp(`\\[REDACTED:(?!(?:${USERNAME_RULE}|${NAME_RULE})[\\]#])`);
 
 /**
- * Replaces every string of a JSON tree in place (object keys too where they
- * look like paths). Base64 payloads of images and documents are skipped: they
- * are binary, large, and never shown as text.
+ * What an object key becomes. Keys are transcript text too (a structured tool
+ * result can key a map by token, by path or by author), so every key goes
+ * through `fn`, but a key that reads as a field name (`type`, `ada`) loses
+ * only a secret: a login that happened to equal a field of the record would
+ * otherwise rename that field in every entry.
+ */
+function renamedKey(key: string, fn: (s: string) => string): string {
+  const renamed = fn(key);
+  if (renamed === key || !IDENTIFIER_KEY.test(key) || SECRET_PLACEHOLDER.test(renamed)) return renamed;
+  return key;
+}
+
+/**
+ * Replaces every string of a JSON tree in place, object keys too (see
+ * {@link renamedKey}). Base64 payloads of images and documents are skipped:
+ * they are binary, large, and never shown as text.
  */
 export function walk(root: unknown, fn: (s: string) => string): void {
+  // Keys repeat in every entry (`type`, `content`): one that stays as it is is looked at once per walk (one that changes is each time, so that every occurrence is counted).
+  const unchanged = new Set<string>();
   const visit = (node: unknown): unknown => {
     if (typeof node === 'string') return fn(node);
     if (node === null || typeof node !== 'object') return node;
@@ -360,10 +377,10 @@ export function walk(root: unknown, fn: (s: string) => string): void {
       const v = obj[key];
       if (typeof v === 'string') obj[key] = fn(v);
       else if (v !== null && typeof v === 'object') visit(v);
-      if (PATH_LIKE_KEY.test(key)) {
-        const renamed = fn(key);
-        if (renamed !== key) (renames ??= new Map()).set(key, renamed);
-      }
+      if (unchanged.has(key)) continue;
+      const renamed = renamedKey(key, fn);
+      if (renamed === key) unchanged.add(key);
+      else (renames ??= new Map()).set(key, renamed);
     }
     if (renames) {
       // Rebuilt rather than patched, so that the keys keep their order.

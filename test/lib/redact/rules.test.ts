@@ -454,6 +454,22 @@ describe('placeholders', () => {
     expect(values[0]).toEqual({ snapshot: { '~/a.ts': 1, plain: 2 } });
     expect((values[1] as { source: { data: string } }).source.data).toBe('L2hvbWUvem9yYndpY2s=/home/zorbwick');
   });
+
+  it('redacts a secret or a name that is an object key, and leaves field names alone', async () => {
+    // A structured tool result can key a map by token or by author; a login that equals a field name must not rename the field.
+    const values: unknown[] = [
+      { cwd: '/home/type/x', type: 'user', toolUseResult: { structuredContent: { [GHP]: 'prod', 'Ada Lovelace': 3, type: 'map' } } },
+      { message: 'git log --format=%an: Ada Lovelace' },
+    ];
+    const redactor = createRedactor({ names: ['Ada Lovelace'] });
+    const report = await redactor.redactSession(values, { cwds: ['/home/type/x'] });
+    expect(redactor.knownUsernames()).toContain('type');
+    const first = values[0] as { type: string; toolUseResult: { structuredContent: Record<string, unknown> } };
+    expect(Object.keys(first.toolUseResult.structuredContent)).toEqual(['[REDACTED:github-token]', '[REDACTED:name]', 'type']);
+    expect(first.type).toBe('user');
+    expect(JSON.stringify(values)).not.toMatch(/ghp_|Lovelace/);
+    expect(report.findings.find((f) => f.rule === 'github-token')?.count).toBe(1);
+  });
 });
 
 describe('a session of many secrets', () => {
