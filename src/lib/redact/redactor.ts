@@ -15,7 +15,7 @@ import {
 import { imageFormatOf, stripImageMetadata } from './image-metadata.js';
 import { secretlintValues } from './secretlint.js';
 import { caselessFragments, exactFragments, trieSource } from './trie-regex.js';
-import { printedSecrets } from './command-output.js';
+import { printedValues } from './command-output.js';
 import type { RedactionOptions, RedactionReport, Redactor, SessionHints } from './types.js';
 import { isDistinctiveUsername, NON_PERSONAL_HOMES, usernameForms, usernamesFromCwds, usernamesFromFolder } from './usernames.js';
 
@@ -119,8 +119,11 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
       scrubImages(state, values);
       // Pass 1: find every secret value, so that pass 2 can replace them all in one go.
       await detectSecrets(state, distinctStrings(values));
-      // Secrets printed bare by commands that print nothing else (`gh auth token`): known by the command, not by their look.
-      for (const v of printedSecrets(values)) register(state, COMMAND_OUTPUT_RULE, v);
+      // Secrets, names and logins printed bare by commands that print nothing else (`gh auth token`, `git config user.name`, `whoami`): known by the command, not by their look.
+      const printed = printedValues(values);
+      for (const v of printed.secret) register(state, COMMAND_OUTPUT_RULE, v);
+      for (const v of printed.name) addName(state, v);
+      for (const v of printed.username) addUsername(state, v);
       // Pass 2: replace in place.
       state.cache.clear();
       walk(values, (s) => redactString(state, s));

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { printedSecrets, printsSecret } from '../../../src/lib/redact/command-output.js';
+import { printedKinds, printedSecrets, printedValues, printsSecret } from '../../../src/lib/redact/command-output.js';
 import { createRedactor } from '../../../src/lib/redact/index.js';
 
 /** A tool call and its result as Claude Code writes them: the call in an assistant entry, the result and its stdout in a user entry. */
@@ -61,5 +61,41 @@ describe('secrets printed bare by a command', () => {
   it('keeps the lines of such an output that cannot be a secret: messages, tables, placeholders', () => {
     const values = exchange('toolu_9', 'op item get db --reveal', 'Error: no item matched "db" in any vault\nxxxxxxxx\nok\nlabel      value\n');
     expect(printedSecrets(values)).toEqual([]);
+  });
+});
+
+describe('a person printed bare by a command', () => {
+  it('knows the commands that print a name or a login, and not the ones that set or merely mention them', () => {
+    const kinds = (c: string) => [...printedKinds(c)].sort();
+    for (const c of ['git config user.name', 'git config --global user.name', 'git config --get user.name && git status', 'git log -1 --format=%an', "git log --pretty='%aN' | sort -u", 'git show -s --format=%cn HEAD', 'git shortlog -sn', 'id -F']) {
+      expect(kinds(c), c).toEqual(['name']);
+    }
+    for (const c of ['whoami', 'id -un', 'logname', 'echo $USER', 'printenv LOGNAME', 'gh api user --jq .login']) {
+      expect(kinds(c), c).toEqual(['username']);
+    }
+    expect(kinds('whoami; git config user.name; gh auth token')).toEqual(['name', 'secret', 'username']);
+    for (const c of ['git config user.name "Ada Lovelace"', 'git config --global user.name Ada', 'git log --format="%an <%ae>"', 'git log --oneline', 'id -u', 'echo $HOME', 'grep -r whoamiHandler src', 'gh api repos/x/y']) {
+      expect(kinds(c), c).toEqual([]);
+    }
+  });
+
+  it('blanks the name and the login such a command printed, wherever they appear again', async () => {
+    const values: unknown[] = [
+      ...exchange('toolu_1', 'git config user.name', 'Zelda Quistbury\n'),
+      ...exchange('toolu_2', 'whoami', 'zquistbury\n'),
+      ...exchange('toolu_3', 'git shortlog -sn', '    12\tZelda Quistbury\n     3\tOrla Mbeki-Thorne\n'),
+      ...exchange('toolu_4', 'git config --global user.name', 'error: could not lock config file\n'),
+      { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Committed as Zelda Quistbury (zquistbury), reviewed by Orla Mbeki-Thorne.' }] } },
+    ];
+    const printed = printedValues(values);
+    expect(printed.name.sort()).toEqual(['Orla Mbeki-Thorne', 'Zelda Quistbury']);
+    expect(printed.username).toEqual(['zquistbury']);
+    expect(printed.secret).toEqual([]);
+    await createRedactor().redactSession(values);
+    const text = JSON.stringify(values);
+    expect(text).not.toMatch(/Zelda|Quistbury|zquistbury|Mbeki/);
+    // What only looks like output of such a command stays.
+    expect(text).toContain('error: could not lock config file');
+    expect(text).toContain('Committed as [REDACTED:name] ([REDACTED:username]), reviewed by [REDACTED:name].');
   });
 });
