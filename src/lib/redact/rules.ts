@@ -46,10 +46,11 @@ export function terminalEscapeEndsAt(s: string, index: number): boolean {
  * (`/mnt/c/Users/<name>`), Cygwin and Git Bash (`/cygdrive/c/Users`,
  * `/c/Users`), macOS's data volume and other volumes
  * (`/System/Volumes/Data/Users/<name>`, `/Volumes/Backup/Users/<name>`),
- * Fedora Atomic's `/var/home`, Solaris's `/export/home`, a WSL distribution
+ * Fedora Atomic's `/var/home`, Solaris's `/export/home`, FreeBSD's `/usr/home`
+ * (where `/home` links to it, so resolved paths print it), a WSL distribution
  * seen from Windows (`//wsl$/Ubuntu/home/<name>`, `//wsl.localhost/…`).
  */
-const MOUNT_PREFIX = String.raw`(?:/mnt/[a-z]|/cygdrive/[a-z]|/[a-z](?=/Users/)|/var|/export|/System/Volumes/Data|/Volumes/[^/\n"'\\]{1,64}|//wsl(?:\$|\.localhost)/[^/\s"'\\]{1,64})?`;
+const MOUNT_PREFIX = String.raw`(?:/mnt/[a-z]|/cygdrive/[a-z]|/[a-z](?=/Users/)|/var|/export|/usr|/System/Volumes/Data|/Volumes/[^/\n"'\\]{1,64}|//wsl(?:\$|\.localhost)/[^/\s"'\\]{1,64})?`;
 
 /**
  * Homes behind a word character, which the path rule leaves for that reason:

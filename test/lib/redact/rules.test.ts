@@ -156,7 +156,7 @@ describe('our rules', () => {
       'uuid 206a233b-cb9c-430e-a2a1-3982704a4361 msg_01GI6CmqhKEfWJ5SZnSvTGyq toolu_01LQ19jVGOBejnMRFG83BHtg',
       'integrity sha512-2vmmGJKmBDpOk1fV3tGFbkRadEgE1YfjlgNRmgk8ISl6P9XYS6buiLt7f6Cw20kSq6J2OySF9lcN3RfGcxa3gA==',
       'password: <your password here>',
-      'See https://github.com/home/about and /usr/home/x',
+      'See https://github.com/home/about and /api/home/settings',
       '-----BEGIN RSA PRIVATE KEY----- is the header the parser looks for',
     ];
     for (const text of keep) {
@@ -195,11 +195,11 @@ describe('home paths and usernames', () => {
     );
   });
 
-  it('rewrites home folders below a mount (WSL, macOS volumes, /var/home, /export/home) and learns their names from them', async () => {
+  it('rewrites home folders below a mount (WSL, macOS volumes, /var/home, /export/home, /usr/home) and learns their names from them', async () => {
     const { out } = await redact(
-      'cd /mnt/c/Users/plimsoll/src; ls /System/Volumes/Data/Users/quorra/x /Volumes/Backup Disk/Users/tarkle/y /var/home/brindle /export/home/mostyn/z; plimsoll quorra tarkle; see https://host.example/var/home/zed',
+      'cd /mnt/c/Users/plimsoll/src; ls /System/Volumes/Data/Users/quorra/x /Volumes/Backup Disk/Users/tarkle/y /var/home/brindle /export/home/mostyn/z /usr/home/wendle/w; plimsoll quorra tarkle wendle; see https://host.example/var/home/zed',
     );
-    expect(out).toBe('cd ~/src; ls ~/x ~/y ~ ~/z; [REDACTED:username] [REDACTED:username] [REDACTED:username]; see https://host.example/var/home/zed');
+    expect(out).toBe('cd ~/src; ls ~/x ~/y ~ ~/z ~/w; [REDACTED:username] [REDACTED:username] [REDACTED:username] [REDACTED:username]; see https://host.example/var/home/zed');
   });
 
   it('rewrites Cygwin, Git Bash and WSL-share homes, and learns the names behind a VS Code remote or a WSL share with backslashes', async () => {
