@@ -300,8 +300,7 @@ export function detectValues(
     for (const { index, value } of findEmails(s)) {
       if (inUrl(index) || isIgnoredEmail(value)) continue;
       sink('email', value);
-      const name = s[index - 1] === '<' ? NAME_BEFORE_ADDRESS.exec(s.slice(Math.max(0, index - 81), index - 1))?.[2] : undefined;
-      if (name && isPersonName(name)) onPerson('name', name);
+      if (s[index - 1] === '<') namesBeforeAddress(s.slice(Math.max(0, index - 81), index - 1), onPerson);
     }
   }
   if (MAC_HINT.test(s)) {
@@ -336,8 +335,24 @@ function looksLikeUrlPassword(p: string): boolean {
   return true;
 }
 
+/** The name right before `<address>`, either way round: `Ada Lovelace`, `"Lovelace, Ada"` (a directory's display name). */
+function namesBeforeAddress(before: string, onPerson: (kind: 'username' | 'name', value: string) => void): void {
+  const name = NAME_BEFORE_ADDRESS.exec(before)?.[2];
+  if (name) {
+    if (isPersonName(name)) onPerson('name', name);
+    return;
+  }
+  const reversed = REVERSED_NAME_BEFORE_ADDRESS.exec(before);
+  if (reversed && isPersonName(`${reversed[3]} ${reversed[2]}`)) {
+    onPerson('name', `${reversed[2]}, ${reversed[3]}`);
+    onPerson('name', `${reversed[3]} ${reversed[2]}`);
+  }
+}
+
 /** A name right before `<address>` (`Author: Ada Lovelace <ada@…>`, `Signed-off-by:`, `From: "Ada Lovelace" <…>`): group 2. */
 const NAME_BEFORE_ADDRESS = /(?:^|[\s:,=(\["'])(["']?)(\p{Lu}[\p{L}'’.-]*(?: \p{Lu}[\p{L}'’.-]*){1,3})\1 ?$/u;
+/** `"Lovelace, Ada" <address>`: quoted, as a display name with a comma must be; the last name in group 2, the first in 3. */
+const REVERSED_NAME_BEFORE_ADDRESS = /(?:^|[\s:,=(\[])(["'])(\p{Lu}[\p{L}'’.-]*(?: \p{Lu}[\p{L}'’.-]*)?), (\p{Lu}[\p{L}'’.-]*(?: \p{Lu}[\p{L}'’.-]*)?)\1 ?$/u;
 /**
  * A Mac's name as macOS makes it from its owner's: `Adas-MacBook-Pro`,
  * `Ada-Lovelaces-MacBook-Air-2` (in prompts, `uname -a`, ssh and Bonjour's

@@ -229,6 +229,8 @@ describe('home paths and usernames', () => {
       'Author: Qorvin Blastwell <qorvin.b@mailbox.io>',
       'Signed-off-by: Qorvin Blastwell <qb@corp.io>',
       'From: "Qorvin Blastwell" <qb@corp.io>',
+      'From: "Blastwell, Qorvin" <qb@corp.io>',
+      "To: 'Blastwell, Qorvin' <qb@corp.io>",
       '{"author": {"name": "Qorvin Blastwell", "email": "qb@corp.io"}}',
       '"author": "Qorvin Blastwell <qb@corp.io>"',
       'git config --global user.name "Qorvin Blastwell"',
