@@ -92,6 +92,29 @@ const HOME_PATH = new RegExp(HOME_PATH_SOURCE, 'g');
  */
 const TILDE_HOME = /(?<![\w~])~([A-Za-z_][A-Za-z0-9_.-]{0,31})(?=\/)/g;
 
+/** What the lines of {@link LOGIN_LINE} hold, cheaply: most strings have none of it. */
+const LOGIN_HINT = /ogged in|uid=\d|uccessfully authenticated|Welcome to GitLab|ssh-|ecdsa-/;
+/**
+ * Lines that name the account at the keyboard, which need not be the home's
+ * name: `gh auth status` (`Logged in to github.com account ada`, older `as
+ * ada`), `npm login` (`Logged in as ada on https://…`), GitHub's and GitLab's
+ * answers to `ssh -T` (`Hi ada! You've successfully authenticated`, `Welcome
+ * to GitLab, @ada!`), `id` (`uid=1000(ada)`), and the `user@host` comment
+ * that ends a public key line. The login is the first group that matched.
+ */
+const LOGIN_LINE = new RegExp(
+  [
+    String.raw`\bLogged in to [\w.-]+ (?:account|as) ([A-Za-z0-9][A-Za-z0-9_.-]{0,38})\b`,
+    String.raw`\bLogged in as ([A-Za-z0-9][A-Za-z0-9_.-]{0,38}) on https?://`,
+    String.raw`\bHi ([A-Za-z0-9][A-Za-z0-9_.-]{0,38})! You've successfully authenticated`,
+    String.raw`\bWelcome to GitLab, @([A-Za-z0-9][A-Za-z0-9_.-]{0,254})!`,
+    // A person's account only: from 1000 on Linux, 501 on macOS (a service's, such as postgres at 999 in its image, names no one).
+    String.raw`\buid=(?:5\d\d|[1-9]\d{3}|[1-5]\d{4})\(([A-Za-z_][A-Za-z0-9_.-]{0,31})\)`,
+    String.raw`\b(?:ssh-(?:ed25519|rsa|dss)|ecdsa-sha2-nistp\d{3}|sk-ssh-ed25519@openssh\.com) AAAA[A-Za-z0-9+/]{40,}={0,2} ([A-Za-z_][A-Za-z0-9_.-]{0,31})@[A-Za-z0-9.-]+`,
+  ].join('|'),
+  'g',
+);
+
 /**
  * An escaped character: percent-encoded (once or twice: `%2F`, `%252F`), a
  * JSON or code escape (`\n`, `\"`, `\/`, `\u002F`, `\x2F`), an HTML
@@ -265,6 +288,9 @@ export function detectValues(
   }
   if (s.includes('~')) {
     for (const m of s.matchAll(TILDE_HOME)) onPerson('username', m[1]);
+  }
+  if (LOGIN_HINT.test(s)) {
+    for (const m of s.matchAll(LOGIN_LINE)) onPerson('username', m.slice(1).find((g) => g !== undefined) as string);
   }
   if (s.includes('eyJ')) {
     for (const m of s.matchAll(JWT)) {

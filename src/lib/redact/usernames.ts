@@ -21,6 +21,8 @@ export const COMMON_USERNAMES: ReadonlySet<string> = new Set([
   'me', 'you', 'olduser', 'newuser', 'username', 'work', 'code', 'project', 'projects', 'src', 'local',
   'linuxbrew', 'pi', 'coder', 'codespace', 'vscode', 'workspace', 'main', 'master', 'demo', 'example',
   'service', 'server', 'system', 'data', 'temp', 'tmp', 'chip', 'redacted',
+  // Accounts named for what they run (a deploy key's `deploy@ci`, a container's `postgres`): words in any devops session.
+  'deploy', 'deployer', 'postgres', 'mysql', 'redis', 'nginx', 'apache', 'ansible', 'backup', 'daemon', 'ftp', 'mail', 'ops', 'bot',
 ]);
 
 /** Folders under `/home` or `/Users` that are not a person's home. */

@@ -261,6 +261,31 @@ describe('home paths and usernames', () => {
     expect(b.out).toBe('see ~/x and [REDACTED:username] wrote it');
   });
 
+  it('learns the login from the lines that name the account at the keyboard, and blanks it wherever it appears', async () => {
+    // Each alone, with nothing else naming the user: the login need not be the home's name.
+    const lines = [
+      'Logged in to github.com account zquistbury (keyring)',
+      '✓ Logged in to github.com as zquistbury (oauth_token)',
+      'npm notice Logged in as zquistbury on https://registry.npmjs.org/.',
+      "Hi zquistbury! You've successfully authenticated, but GitHub does not provide shell access.",
+      'Welcome to GitLab, @zquistbury!',
+      'uid=1001(zquistbury) gid=1001(staff) groups=1001(staff)',
+      'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq3Zr8x7NvP2Wc9QmT4kLsY1uHdE6fJbA0oRi5gVtXy zquistbury@workstation',
+    ];
+    for (const line of lines) {
+      const values: unknown[] = [{ text: line }, { text: 'pushed to github.com/zquistbury/notes' }];
+      await createRedactor().redactSession(values);
+      expect(JSON.stringify(values), line).not.toContain('zquistbury');
+    }
+    // Lines that only look like them name nobody.
+    // Nor do a service's accounts: a container's postgres, a deploy key's comment.
+    const deployKey = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq3Zr8x7NvP2Wc9QmT4kLsY1uHdE6fJbA0oRi5gVtXy deploy@ci';
+    for (const line of ['Logged in to the dashboard as an admin', 'uid=0(root) gid=0(root)', 'ssh-keygen -t ed25519 -C work@laptop', 'uid=999(pgwarden) gid=999(pgwarden)', `${deployKey}; deploy it`]) {
+      const { out } = await redact(line);
+      expect(out, line).toBe(line);
+    }
+  });
+
   it('finds home paths and usernames right after a terminal colour code, raw or written out', async () => {
     const esc = '\u001b';
     const { out } = await redact(
