@@ -55,12 +55,14 @@ const MOUNT_PREFIX = String.raw`(?:/mnt/[a-z]|/cygdrive/[a-z]|/[a-z](?=/Users/)|
 /**
  * Homes behind a word character, which the path rule leaves for that reason:
  * VS Code's remote authorities (`vscode-remote://wsl+Ubuntu/home/<name>`,
- * `ssh-remote+host`, `dev-container+…`) and a WSL distribution's share with
- * backslashes (`\\wsl$\Ubuntu\home\<name>`, doubled in JSON text). Their
- * names are learnt, and replaced wherever they appear; in the replacement
- * pass these prefixes made the home rule three times as slow.
+ * `ssh-remote+host`, `dev-container+…`), a WSL distribution's share with
+ * backslashes (`\\wsl$\Ubuntu\home\<name>`, doubled in JSON text) and a
+ * Windows network home (`\\server\home\<name>`, `\\nas\users\<name>`, the
+ * share a home drive maps). Their names are learnt, and replaced wherever
+ * they appear; in the replacement pass these prefixes made the home rule
+ * three times as slow.
  */
-const HIDDEN_HOME = new RegExp(String.raw`(?:(?:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel|k8s-container)\+[^/\s"'\\]{1,256}/(?:home|Users)/|\\{2,8}wsl(?:\$|\.localhost)\\{1,4}[^\\/\s"']{1,64}\\{1,4}home\\{1,4})([A-Za-z0-9_](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?)`, 'g');
+const HIDDEN_HOME = new RegExp(String.raw`(?:(?:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel|k8s-container)\+[^/\s"'\\]{1,256}/(?:home|Users)/|\\{2,8}wsl(?:\$|\.localhost)\\{1,4}[^\\/\s"']{1,64}\\{1,4}home\\{1,4}|(?<![\w:.$\\-])\\{2,8}[A-Za-z0-9][A-Za-z0-9.-]{0,62}\\{1,4}(?:[Hh]omes?|[Uu]sers)\$?\\{1,4})([A-Za-z0-9_](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?)`, 'g');
 
 /** The name part of a home path. */
 const HOME_NAME_PART = String.raw`[A-Za-z0-9_](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?`;
@@ -283,7 +285,7 @@ export function detectValues(
   if (s.includes('/home/') || s.includes('Users')) {
     for (const m of s.matchAll(HOME_PATH)) onPerson('username', m[1] ?? m[2]);
   }
-  if (s.includes('+') || s.includes('wsl')) {
+  if (s.includes('+') || s.includes('\\\\')) {
     for (const m of s.matchAll(HIDDEN_HOME)) onPerson('username', m[1]);
   }
   if (s.includes('~')) {

@@ -202,6 +202,17 @@ describe('home paths and usernames', () => {
     expect(out).toBe('cd ~/src; ls ~/x ~/y ~ ~/z ~/w; [REDACTED:username] [REDACTED:username] [REDACTED:username] [REDACTED:username]; see https://host.example/var/home/zed');
   });
 
+  it("learns the name in a Windows network home, and not in a folder path that only has a home or users folder inside", async () => {
+    for (const text of ['net use H: \\\\fs01.corp.example\\home\\wendle', 'copy to \\\\nas\\users$\\wendle\\Documents', '"\\\\\\\\fs01\\\\Homes\\\\wendle\\\\x"']) {
+      const { out } = await redact(`${text}; wendle wrote it`);
+      expect(out, text).not.toContain('wendle');
+    }
+    for (const text of ['D:\\\\work\\\\home\\\\settings', 'C:\\data\\users\\settings', 'a.b\\\\x\\\\home\\\\settings']) {
+      const { out } = await redact(`${text}; settings page`);
+      expect(out, text).toBe(`${text}; settings page`);
+    }
+  });
+
   it('rewrites Cygwin, Git Bash and WSL-share homes, and learns the names behind a VS Code remote or a WSL share with backslashes', async () => {
     // Each alone: a name learnt from one form must not hide that another form went unread.
     const one = async (text: string) => (await redact(text)).out;
