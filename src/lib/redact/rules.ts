@@ -336,7 +336,16 @@ export function detectValues(
     for (const m of s.matchAll(MAC_COMPUTER_NAME)) sink('hostname', m[0]);
   }
   if (s.includes('name') || s.includes('NAME')) {
-    for (const m of s.matchAll(GIT_AUTHOR_NAME)) if (isPersonName(m[2])) onPerson('name', m[2]);
+    for (const m of s.matchAll(GIT_AUTHOR_NAME)) {
+      const name = m[2] ?? m[3];
+      if (isPersonName(name)) onPerson('name', name);
+    }
+    if (s.includes('[user]')) {
+      for (const m of s.matchAll(GITCONFIG_USER_NAME)) {
+        const name = m[1] ?? m[2];
+        if (isPersonName(name)) onPerson('name', name);
+      }
+    }
     if (s.includes('email')) {
       for (const m of s.matchAll(JSON_NAME_EMAIL)) if (!isIgnoredEmail(m[2]) && isPersonName(m[1])) onPerson('name', m[1]);
     }
@@ -392,8 +401,15 @@ const MAC_HOSTNAME =
   /(?<![\w.-])(?:(?:[A-Z][a-z]+-){0,2}[A-Z][a-z]+s-(?:MacBook(?:-Pro|-Air)?|iMac(?:-Pro)?|Mac-mini|Mac-Pro|Mac-Studio|MBP|MBA)|(?:[a-z]+-){0,2}[a-z]+s-(?:macbook(?:-pro|-air)?|imac(?:-pro)?|mac-mini|mac-pro|mac-studio))(?:-\d{1,2})?(?![\w-])/g;
 const MAC_COMPUTER_NAME = /(?<![\w.-])\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+){0,2}[’']s (?:MacBook(?: Pro| Air)?|iMac(?: Pro)?|Mac mini|Mac Pro|Mac Studio)(?: \(\d{1,2}\))?/gu;
 
-/** git's author set by command or environment: `git config user.name "Ada Lovelace"`, `GIT_AUTHOR_NAME=…`. Group 2. */
-const GIT_AUTHOR_NAME = /(?:\buser\.name|\bGIT_(?:AUTHOR|COMMITTER)_NAME)(?:[ \t]*=[ \t]*|[ \t]+)(["']?)([^"'\r\n=]{3,64}?)\1(?=["'\s;&|]|$)/g;
+/**
+ * git's author set by command or environment, or listed: `git config
+ * user.name "Ada Lovelace"`, `GIT_AUTHOR_NAME=…`, `git config --list`'s
+ * `user.name=Ada Lovelace` (unquoted: the value runs to the end of the line or
+ * command). Group 2 when quoted, 3 when not.
+ */
+const GIT_AUTHOR_NAME = /(?:\buser\.name|\bGIT_(?:AUTHOR|COMMITTER)_NAME)(?:[ \t]*=[ \t]*|[ \t]+)(?:(["'])([^"'\r\n]{3,64}?)\1|([^"'\s=;&|][^"'\r\n=;&|]{2,63}?)(?=[ \t]*(?:["'\r\n;&|]|$)))/g;
+/** The same in a git config file: `name = Ada Lovelace` within its `[user]` section (`~/.gitconfig` read or printed). Group 1 when quoted, 2 when not. */
+const GITCONFIG_USER_NAME = /^[ \t]*\[user\][ \t]*\r?\n(?:[ \t]*(?!\[)[^\r\n]*\r?\n){0,16}?[ \t]*name[ \t]*=[ \t]*(?:"([^"\r\n]{3,64})"|([^"\r\n;#]{3,64}?))[ \t]*(?:[;#][^\r\n]*)?$/gm;
 /** A name beside its address in JSON: `"name": "Ada Lovelace", "email": "ada@…"` (package.json's author, git APIs). */
 const JSON_NAME_EMAIL = /\\?"name\\?"[ \t]*:[ \t]*\\?"([^"\\]{3,64})\\?"[ \t]*,[ \t\r\n]*\\?"email\\?"[ \t]*:[ \t]*\\?"([^"\\\s]{1,128}@[^"\\\s]{3,128})\\?"/g;
 /** Words that make a two-word name a tool's or a role's, not a person's. */

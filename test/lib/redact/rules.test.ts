@@ -246,6 +246,10 @@ describe('home paths and usernames', () => {
       '"author": "Qorvin Blastwell <qb@corp.io>"',
       'git config --global user.name "Qorvin Blastwell"',
       "GIT_AUTHOR_NAME='Qorvin Blastwell' git commit -m x",
+      // git config --list, and a git config file read or printed.
+      'core.editor=vim\nuser.name=Qorvin Blastwell\npush.default=simple',
+      '[user]\n\tname = Qorvin Blastwell\n\teditor = vim\n[core]\n\tautocrlf = input',
+      '[core]\n  pager = less\n[user]\n  signingkey = ~/.ssh/id_ed25519.pub\n  name = "Qorvin Blastwell" ; for work\n',
     ];
     for (const text of cases) {
       const values: unknown[] = [{ text }, { text: 'Copyright (c) 2026 Qorvin Blastwell. All rights reserved.' }];
