@@ -86,8 +86,13 @@ function newState(config: RedactorConfig): SessionState {
 const ALNUM = /[A-Za-z0-9]/;
 const PATH_WORD = /[\w.~-]/;
 
-/** An escaped character just before a position: `%2F` (or `%252F`, encoded twice) in a URL, `\u002F` or `\x2F` in JSON or code. */
-const ESCAPED_CHAR_AT_END = /(?:%(?:25)?[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2})$/;
+/**
+ * An escaped character just before a position: `%2F` (or `%252F`, encoded
+ * twice) in a URL, `\u002F`, `\x2F`, `\n` or `\t` in JSON or code (the escapes
+ * of rules.ts's `ESCAPE` that end in a letter or digit). A backslash escaped
+ * itself (`\\nada`) escapes no `n`.
+ */
+const ESCAPED_CHAR_AT_END = /(?:%(?:25)?[0-9A-Fa-f]{2}|(?<!\\)(?:\\\\)*\\(?:u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|[nrtbf]))$/;
 
 /**
  * Whether the match at `index` continues a word (`x/home/y`, `grandma`): the
@@ -96,7 +101,7 @@ const ESCAPED_CHAR_AT_END = /(?:%(?:25)?[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\x[0-9
  * character (`%2Fada`, `\u002Fada`: a slash, then a name).
  */
 function wordBefore(s: string, index: number, word: RegExp): boolean {
-  return index > 0 && word.test(s[index - 1]) && !terminalEscapeEndsAt(s, index) && !ESCAPED_CHAR_AT_END.test(s.slice(Math.max(0, index - 6), index));
+  return index > 0 && word.test(s[index - 1]) && !terminalEscapeEndsAt(s, index) && !ESCAPED_CHAR_AT_END.test(s.slice(Math.max(0, index - 12), index));
 }
 /**
  * Creates a redactor. Expensive parts (secretlint's config) are module-level;

@@ -326,6 +326,15 @@ describe('home paths and usernames', () => {
     expect((await redact('id cafe2Fzorbwick', {}, { cwds: ['/home/zorbwick/app'] })).out).toBe('id cafe2Fzorbwick');
   });
 
+  it('blanks a username or a name right after a written-out newline or tab (JSON text inside a string), not after an escaped backslash', async () => {
+    const opts = { names: ['Qorvin Blastwell'] };
+    const hints = { cwds: ['/home/zorbwick/app'] };
+    const { out } = await redact('{"log":"line one\\nzorbwick wrote\\tzorbwick\\r\\nQorvin Blastwell signed"}', opts, hints);
+    expect(out).toBe('{"log":"line one\\n[REDACTED:username] wrote\\t[REDACTED:username]\\r\\n[REDACTED:name] signed"}');
+    // `\\nzorbwick` is a backslash, then the word `nzorbwick`.
+    expect((await redact('dir C:\\\\nzorbwick', opts, hints)).out).toBe('dir C:\\\\nzorbwick');
+  });
+
   it('learns the name in a home path written with escaped separators, and blanks it there', async () => {
     const forms = [
       'see %2FUsers%2Fvorpalix%2Fnotes',
