@@ -5,6 +5,7 @@ import { headCwds, readHead } from '../fs/read-head.js';
 import { openInside, readTextInside } from '../fs/safe-path.js';
 import { MAX_JSON_DEPTH, nestsTooDeep } from '../jsonl/json-depth.js';
 import { jsonErrorReason, readJsonl, stringLiteralsOf, type JsonlRecord } from '../jsonl/read-jsonl.js';
+import type { CleanStrings } from '../redact/clean-strings.js';
 import { createRedactor } from '../redact/redactor.js';
 import type { RedactionOptions, RedactionReport, Redactor } from '../redact/types.js';
 import { redactProjectFolder, usernamesFromCwds, usernamesFromFolder } from '../redact/usernames.js';
@@ -109,6 +110,8 @@ export interface OpenSessionOptions {
    * the caller never shows (a copy leaves out file-history snapshots).
    */
   keep?: (value: Record<string, unknown>) => boolean;
+  /** The session's clean strings (see clean-strings.ts): those of its last redaction are not looked at again, and this one's are recorded. */
+  clean?: CleanStrings;
 }
 
 /**
@@ -157,7 +160,7 @@ export async function readSession(source: SessionSource, options: OpenSessionOpt
     if (team) values.push(team.value);
     // A bad line's strings are one escape level deeper in its raw text than a record's: read as values, so the secrets they hold are known by value too.
     for (const d of diagnostics) if (d.lineHead !== undefined) values.push(stringLiteralsOf(d.lineHead));
-    report = await redactor.redactSession(values, { projectFolders: [source.projectFolder] });
+    report = await redactor.redactSession(values, { projectFolders: [source.projectFolder] }, options.clean);
   }
   // Problems quote file names and line heads: redacted before anyone stores or prints them (and quoted, unredacted, when redaction is off).
   const names = redactor;

@@ -5,7 +5,9 @@ import { markdownTwin } from '../export/twin.js';
 import type { RedactionOptions, Redactor } from '../redact/types.js';
 import { placeAnchorMap, sessionAnchorMap, toEntryData, type SessionEntryData } from './entry-data.js';
 import { openSession } from './open-session.js';
-import { createRenderCache } from './render-cache.js';
+import { readHead } from '../fs/read-head.js';
+import { cleanStringsKey, createCleanStrings, type CleanStrings } from '../redact/clean-strings.js';
+import { createRenderCache, type RenderCache } from './render-cache.js';
 import { renderSession, type RenderSessionOptions } from './render-session.js';
 
 /** Everything needed to turn one session into a store entry; plain data, so it can cross to a worker. */
@@ -59,7 +61,10 @@ export type SessionJobResult =
 export async function processSession(job: SessionJob): Promise<SessionJobResult> {
   const started = performance.now();
   const { source } = job;
-  const opened = await openSession(source, { root: job.root, owners: new Map([[source.sessionId, job.siblingAgents]]), redaction: job.redaction });
+  const cache = createRenderCache(job.cacheDir);
+  const previous = job.previousKey && job.previousKey !== job.cacheKey ? job.previousKey : undefined;
+  const clean = await cleanStringsOf(job, cache, previous);
+  const opened = await openSession(source, { root: job.root, owners: new Map([[source.sessionId, job.siblingAgents]]), redaction: job.redaction, ...(clean ? { clean } : {}) });
   const redactor = opened.redactor!;
   const elapsed = () => performance.now() - started;
   if (!opened.result.ok) {
@@ -67,8 +72,6 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
   }
   // Redacted whole by openSession: file name, diagnostics, and the project's path and name from its identity.
   const session = opened.result.session;
-  const cache = createRenderCache(job.cacheDir);
-  const previous = job.previousKey && job.previousKey !== job.cacheKey ? job.previousKey : undefined;
   const digests = previous ? await cache.readPageDigests(previous) : [];
   let pagesReused = 0;
   const read = async (page: number) => {
@@ -80,9 +83,27 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
   const rendered = await renderSession(session, job.render, job.renderSalt === undefined ? undefined : { salt: job.renderSalt, ...(digests.length ? { previous: { digests, read } } : {}) }, writePage);
   const twin = markdownTwin(session, rendered.anchors);
   const anchorMap = placeAnchorMap(sessionAnchorMap(rendered));
-  await cache.write(job.cacheKey, rendered, twin, { problems: session.diagnostics, anchorMap: anchorMap.file });
+  await cache.write(job.cacheKey, rendered, twin, { problems: session.diagnostics, anchorMap: anchorMap.file, ...(clean ? { clean: clean.toBuffer() } : {}) });
   const data = toEntryData(session, rendered, opened, { identity: opened.identity, cacheKey: job.cacheKey }, anchorMap);
   return { ok: true, data, problems: session.diagnostics, bytes: opened.bytes, ms: elapsed(), filePath: storeFilePath(job.projectRoot, source.path, redactor), ...(pagesReused ? { pagesReused } : {}) };
+}
+
+/**
+ * Session files at least this large keep their clean strings with their render
+ * (clean-strings.ts): Claude Code appends to a session, and the next build of
+ * a grown session then looks for secrets in its new lines only. Below it,
+ * looking again costs less than keeping them.
+ */
+export const CLEAN_STRINGS_MIN_BYTES = 1 << 20;
+
+/** How much of a session file keys its clean strings: an append leaves it as it was. */
+const CLEAN_KEY_BYTES = 64 * 1024;
+
+/** The clean strings of a large session: those kept by its last render (`previous`), to fill for this one. */
+async function cleanStringsOf(job: SessionJob, cache: RenderCache, previous: string | undefined): Promise<CleanStrings | undefined> {
+  if (job.renderSalt === undefined || job.source.size < CLEAN_STRINGS_MIN_BYTES) return undefined;
+  const key = cleanStringsKey(job.renderSalt, await readHead(job.source.path, CLEAN_KEY_BYTES));
+  return createCleanStrings(key, previous ? await cache.readCleanStrings(previous) : undefined);
 }
 
 /**

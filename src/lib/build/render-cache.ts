@@ -44,7 +44,8 @@ let lastDetails: { path: string; details: Promise<SessionDetails> } | undefined;
  * folder per content digest holding the pages (`page-<n>.html`), abandoned
  * branches (`abandoned.html`), the session as Markdown (`session.md`), the
  * digest of each page (`page-digests.json`: a grown session's next render
- * reuses the pages whose digest is the same), its `SessionDetails`
+ * reuses the pages whose digest is the same), the keyed digests of its clean
+ * strings (`clean-strings.bin`: its next redaction skips them), its `SessionDetails`
  * (`details.json`) and, for a long session, its
  * anchor map (`anchors.json`), plus content-hashed assets shared by all
  * sessions (`assets/<name>`). The loader writes it, the pages read it.
@@ -68,6 +69,7 @@ export function createRenderCache(astroCacheDir: string) {
   const anchorsFile = (key: string) => join(root, key, 'anchors.json');
   const digestsFile = (key: string) => join(root, key, 'page-digests.json');
   const detailsFile = (key: string) => join(root, key, 'details.json');
+  const cleanFile = (key: string) => join(root, key, 'clean-strings.bin');
   return {
     root,
     has(key: string): boolean {
@@ -92,7 +94,7 @@ export function createRenderCache(astroCacheDir: string) {
      * for a whole render. `anchorMap`: a map too large for page 1, written
      * beside the pages (`anchors.json`).
      */
-    async write(key: string, rendered: RenderedSession, markdown: string, extra: { problems: Diagnostic[]; anchorMap?: AnchorMap }): Promise<void> {
+    async write(key: string, rendered: RenderedSession, markdown: string, extra: { problems: Diagnostic[]; anchorMap?: AnchorMap; clean?: Buffer }): Promise<void> {
       const { anchorMap } = extra;
       const dir = join(root, key);
       if (rendered.pages.length) {
@@ -106,6 +108,7 @@ export function createRenderCache(astroCacheDir: string) {
       await writeFile(detailsFile(key), JSON.stringify(details));
       if (anchorMap) await writeFile(anchorsFile(key), JSON.stringify(anchorMap));
       if (rendered.pageDigests) await writeFile(digestsFile(key), JSON.stringify(rendered.pageDigests));
+      if (extra.clean) await writeFile(cleanFile(key), extra.clean);
       for (const a of rendered.assets) {
         const path = join(assetsDir, a.name);
         if (!existsSync(path)) await writeFile(path, a.bytes);
@@ -142,6 +145,14 @@ export function createRenderCache(astroCacheDir: string) {
         return Array.isArray(list) && list.every((d) => typeof d === 'string') ? list : [];
       } catch {
         return [];
+      }
+    },
+    /** A render's clean strings (`CleanStrings.toBuffer`), or none when it kept none or is gone. */
+    async readCleanStrings(key: string): Promise<Buffer | undefined> {
+      try {
+        return await readFile(cleanFile(key));
+      } catch {
+        return undefined;
       }
     },
     /** The anchor map of a long session, as `write` was given it (JSON text). */

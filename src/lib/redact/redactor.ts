@@ -16,6 +16,7 @@ import { imageFormatOf, stripImageMetadata } from './image-metadata.js';
 import { secretlintValues } from './secretlint.js';
 import { caselessFragments, exactFragments, trieSource } from './trie-regex.js';
 import { printedValues } from './command-output.js';
+import type { CleanStrings } from './clean-strings.js';
 import type { RedactionOptions, RedactionReport, Redactor, SessionHints } from './types.js';
 import { isDistinctiveUsername, NON_PERSONAL_HOMES, usernameForms, usernamesFromCwds, usernamesFromFolder } from './usernames.js';
 
@@ -117,21 +118,32 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
   let state = newState(config);
 
   return {
-    async redactSession(values: unknown[], hints: SessionHints = {}): Promise<RedactionReport> {
+    async redactSession(values: unknown[], hints: SessionHints = {}, clean?: CleanStrings): Promise<RedactionReport> {
       state = newState(config);
       seedUsernames(state, options, hints);
       applyDrops(values, options);
       scrubImages(state, values);
-      // Pass 1: find every secret value, so that pass 2 can replace them all in one go.
-      await detectSecrets(state, distinctStrings(values));
+      // Pass 1: find every secret value, so that pass 2 can replace them all in one go. A string the
+      // last redaction of this session found clean is not looked at again (a grown session's old lines).
+      const strings = distinctStrings(values);
+      const found = await detectSecrets(state, clean ? strings.filter((s) => !clean.has(s)) : strings);
       // Secrets, names and logins printed bare by commands that print nothing else (`gh auth token`, `git config user.name`, `whoami`): known by the command, not by their look.
       const printed = printedValues(values);
       for (const v of printed.secret) register(state, COMMAND_OUTPUT_RULE, v);
       for (const v of printed.name) addName(state, v);
       for (const v of printed.username) addUsername(state, v);
-      // Pass 2: replace in place.
+      // Pass 2: replace in place. A string is clean when no rule found anything in it and nothing in it was replaced:
+      // whatever it could teach, it taught nothing.
       state.cache.clear();
-      walk(values, (s) => redactString(state, s));
+      const decided = new Set<string>();
+      walk(values, (s) => {
+        const out = redactString(state, s);
+        if (clean && s.length >= MIN_DETECT_LENGTH && !decided.has(s)) {
+          decided.add(s);
+          if (out === s && !found.has(s)) clean.add(s);
+        }
+        return out;
+      });
       return report(state);
     },
 
@@ -163,16 +175,35 @@ function distinctStrings(values: unknown[]): string[] {
   return [...unique];
 }
 
-/** Registers the secret values in the strings: secretlint's, then ours. */
-async function detectSecrets(state: SessionState, strings: string[]): Promise<void> {
+/** Registers the secret values in the strings, secretlint's, then ours, and returns the strings any rule found something in. */
+async function detectSecrets(state: SessionState, strings: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
   // secretlint first: where both know a value, its rule names it more precisely.
-  for (const hit of await secretlintValues(strings)) register(state, hit.rule, hit.value);
-  for (const s of strings) detect(state, s);
+  for (const hit of await secretlintValues(strings)) {
+    register(state, hit.rule, hit.value);
+    found.add(strings[hit.source]);
+  }
+  for (const s of strings) if (detect(state, s)) found.add(s);
+  return found;
 }
 
-/** Runs our rules over one string. */
-function detect(state: SessionState, s: string): void {
-  detectValues(s, (rule, value, group) => register(state, rule, value, group), (kind, value) => (kind === 'username' ? addUsername(state, value) : addName(state, value)), state.config.extra);
+/** Runs our rules over one string; whether they found anything (known already or not, allowed or not). */
+function detect(state: SessionState, s: string): boolean {
+  let any = false;
+  detectValues(
+    s,
+    (rule, value, group) => {
+      any = true;
+      register(state, rule, value, group);
+    },
+    (kind, value) => {
+      any = true;
+      if (kind === 'username') addUsername(state, value);
+      else addName(state, value);
+    },
+    state.config.extra,
+  );
+  return any;
 }
 
 function isAllowed(config: RedactorConfig, value: string): boolean {

@@ -6,6 +6,8 @@ import type { SecretLintCoreConfig } from '@secretlint/types';
 export interface SecretlintHit {
   rule: string;
   value: string;
+  /** Where it was found: the index of its string in the list given to `secretlintValues`. */
+  source: number;
 }
 
 /**
@@ -91,9 +93,20 @@ export async function secretlintValues(strings: readonly string[]): Promise<Secr
   const hits: SecretlintHit[] = [];
   let batch: string[] = [];
   let size = 0;
+  // The index (in `strings`) of the batch's first string.
+  let first = 0;
   const flush = async (): Promise<void> => {
     if (!batch.length) return;
     const content = batch.join(SEPARATOR);
+    // Where each string of the batch starts in `content`, to tell which string a match lies in.
+    const starts: number[] = [];
+    let at = 0;
+    for (const s of batch) {
+      starts.push(at);
+      at += s.length + SEPARATOR.length;
+    }
+    const offset = first;
+    first += batch.length;
     batch = [];
     size = 0;
     const result = await lintSource({
@@ -107,7 +120,7 @@ export async function secretlintValues(strings: readonly string[]): Promise<Secr
         if (NON_SECRET_DATA.has(key) || typeof value !== 'string' || value.length < 8) continue;
         // A value that crosses a separator is a match between two strings, not a secret.
         if (value.includes('\u0000')) continue;
-        hits.push({ rule: ruleName(message.messageId), value });
+        hits.push({ rule: ruleName(message.messageId), value, source: offset + lastAtOrBefore(starts, message.range[0]) });
       }
     }
   };
@@ -118,6 +131,18 @@ export async function secretlintValues(strings: readonly string[]): Promise<Secr
   }
   await flush();
   return hits;
+}
+
+/** The index of the last of the ascending `starts` that is at or before `at` (0 when none is). */
+function lastAtOrBefore(starts: readonly number[], at: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** `GITHUB_TOKEN` → `github-token`, `AWSSecretAccessKey` → `aws-secret-access-key`. */

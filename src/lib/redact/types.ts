@@ -1,3 +1,5 @@
+import type { CleanStrings } from './clean-strings.js';
+
 /** An extra secret pattern from the site's configuration. */
 export interface ExtraPattern {
   /** Rule name, used in the placeholder: `[REDACTED:<name>]`. */
@@ -51,8 +53,12 @@ export interface Redactor {
    * Redacts every string (and path-like keys) of the given JSON values in
    * place; one call = one session (session file + its subagent files, so
    * placeholders are stable across them).
+   *
+   * `clean`: the strings the last redaction of this session found nothing in
+   * (`has`) are not looked at for secrets again, and this redaction records
+   * its own (`add`); see clean-strings.ts.
    */
-  redactSession(values: unknown[], hints?: SessionHints): Promise<RedactionReport>;
+  redactSession(values: unknown[], hints?: SessionHints, clean?: CleanStrings): Promise<RedactionReport>;
   /** Redacts one free string with the session's current mapping (e.g. a project folder name for a URL). */
   redactText(text: string): string;
   /** Usernames known to the redactor after the last session (options, hints, cwd values, paths). */

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSources } from '../../../src/lib/discover.js';
 import { assignSiblingAgents } from '../../../src/lib/build/open-session.js';
-import { processSession } from '../../../src/lib/build/process-session.js';
+import { makeLargeSession } from '../../../scripts/lib/bench/large-session.js';
+import { CLEAN_STRINGS_MIN_BYTES, processSession, type SessionJob } from '../../../src/lib/build/process-session.js';
 import { createRenderCache } from '../../../src/lib/build/render-cache.js';
 import { loadConfig } from '../../../src/schemas/config.js';
 import { fixturePath, fixturesRoot, loadExpect, repoRoot } from '../../helpers/shared.js';
@@ -49,4 +50,46 @@ describe('processSession', () => {
     expect(details.toc.length).toBeGreaterThan(0);
     expect(details.overview).toMatchObject({ files: expect.any(Array), subagents: expect.any(Array), commits: expect.any(Array) });
   }, 60_000);
+});
+
+describe('processSession of a grown session', () => {
+  const LEARNT = 'Kx7Qm2Vw9Rt4';
+  const TOKEN = 'ghp_' + 'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z05';
+  /** A user line chained on the file's last line, as Claude Code appends one. */
+  const appendPrompt = (file: string, uuid: string, text: string) => {
+    const last = JSON.parse(readFileSync(file, 'utf8').trimEnd().split('\n').at(-1)!);
+    const line = { parentUuid: last.uuid, isSidechain: false, type: 'user', sessionId: last.sessionId, cwd: last.cwd, message: { role: 'user', content: text }, uuid, timestamp: '2026-10-02T08:00:00.000Z' };
+    appendFileSync(file, JSON.stringify(line) + '\n');
+  };
+
+  it('keeps its clean strings as digests, and redacts the old lines with what the new ones teach, as a build from scratch does', async () => {
+    const dir = join(work, 'grown');
+    const { file } = await makeLargeSession(dir, CLEAN_STRINGS_MIN_BYTES * 1.2);
+    // An old line holds a password bare: nothing says it is one until a later line does.
+    appendPrompt(file, '0000aaaa-0000-4000-8000-000000000001', `the rotation replaced ${LEARNT} last week`);
+    const cacheDir = join(work, 'grown-cache');
+    const job = async (cacheKey: string, previousKey?: string): Promise<SessionJob> => {
+      const source = (await discoverSources(dir)).sessions[0];
+      const render = { pageSize: config.pageSize, assetBase: '/a/', indexToolOutput: true, indexThinking: false };
+      return { source, projectRoot: repoRoot, cacheDir, root: dir, siblingAgents: [], cacheKey, redaction: config.redaction, render, renderSalt: 'salt', ...(previousKey ? { previousKey } : {}) };
+    };
+    const cache = createRenderCache(cacheDir);
+    expect((await processSession(await job('a'))).ok).toBe(true);
+    expect(readFileSync(join(cache.root, 'a', 'session.md'), 'utf8')).toContain(LEARNT);
+    const kept = await cache.readCleanStrings('a');
+    expect(kept?.length).toBeGreaterThan(0);
+    // Digests, not text: the words of the session are not in it.
+    expect(kept!.toString('latin1')).not.toContain('rotation');
+
+    appendPrompt(file, '0000aaaa-0000-4000-8000-000000000002', `export DB_PASSWORD=${LEARNT} && deploy with ${TOKEN}`);
+    const grown = await processSession(await job('b', 'a'));
+    const fresh = await processSession(await job('c'));
+    if (!grown.ok || !fresh.ok) throw new Error('not processed');
+    const markdown = readFileSync(join(cache.root, 'b', 'session.md'), 'utf8');
+    expect(markdown).not.toContain(LEARNT);
+    expect(markdown).not.toContain(TOKEN);
+    expect(markdown).toBe(readFileSync(join(cache.root, 'c', 'session.md'), 'utf8'));
+    expect(grown.data.redactions).toEqual(fresh.data.redactions);
+    expect(existsSync(join(cache.root, 'b', 'clean-strings.bin'))).toBe(true);
+  }, 120_000);
 });

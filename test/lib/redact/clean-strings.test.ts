@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { cleanStringsKey, createCleanStrings } from '../../../src/lib/redact/clean-strings.js';
+import { createRedactor } from '../../../src/lib/redact/redactor.js';
+
+const key = cleanStringsKey('salt', '{"type":"user","cwd":"/work"}');
+const TOKEN = 'ghp_' + 'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z05';
+const LEARNT = 'Kx7Qm2Vw9Rt4';
+
+/** A session's old lines, then what Claude Code appended: the new lines teach a password that an old line holds bare. */
+const oldLines = () => [
+  { type: 'user', message: { content: `the rotation replaced ${LEARNT} last week` } },
+  { type: 'assistant', message: { content: [{ type: 'text', text: 'Nothing secret in this answer, only words.' }] } },
+];
+const newLines = () => [{ type: 'user', message: { content: `export DB_PASSWORD=${LEARNT} && deploy with ${TOKEN}` } }];
+
+describe('createCleanStrings', () => {
+  it('keeps no string, only digests that the same key alone can match', () => {
+    const first = createCleanStrings(key);
+    first.add('a string the redaction found clean');
+    const saved = first.toBuffer();
+    expect(saved.toString('latin1')).not.toContain('clean');
+    expect(createCleanStrings(key, saved).has('a string the redaction found clean')).toBe(true);
+    expect(createCleanStrings(key, saved).has('another string')).toBe(false);
+    // Another session's first bytes, or other settings: another key, nothing matches.
+    expect(createCleanStrings(cleanStringsKey('salt', '{"type":"user","cwd":"/other"}'), saved).has('a string the redaction found clean')).toBe(false);
+    expect(createCleanStrings(cleanStringsKey('other salt', '{"type":"user","cwd":"/work"}'), saved).has('a string the redaction found clean')).toBe(false);
+  });
+});
+
+describe('redactSession with the clean strings of its last redaction', () => {
+  it('records only strings nothing was found or replaced in', async () => {
+    const clean = createCleanStrings(key);
+    const values = [...oldLines(), ...newLines()];
+    await createRedactor().redactSession(values, {}, clean);
+    const next = createCleanStrings(key, clean.toBuffer());
+    expect(next.has('Nothing secret in this answer, only words.')).toBe(true);
+    // The password taught by the new line is replaced in the old one: not clean.
+    expect(next.has(`the rotation replaced ${LEARNT} last week`)).toBe(false);
+    expect(next.has(`export DB_PASSWORD=${LEARNT} && deploy with ${TOKEN}`)).toBe(false);
+  });
+
+  it('redacts a grown session as a redaction from scratch does: what the new lines teach is replaced in the old ones too', async () => {
+    const clean = createCleanStrings(key);
+    const before = oldLines();
+    await createRedactor().redactSession(before, {}, clean);
+    // The old line was clean: it holds the password bare, with nothing that says it is one.
+    expect(JSON.stringify(before)).toContain(LEARNT);
+    const grown = [...oldLines(), ...newLines()];
+    await createRedactor().redactSession(grown, {}, createCleanStrings(key, clean.toBuffer()));
+    const fresh = [...oldLines(), ...newLines()];
+    await createRedactor().redactSession(fresh, {});
+    expect(grown).toEqual(fresh);
+    expect(JSON.stringify(grown)).not.toContain(LEARNT);
+    expect(JSON.stringify(grown)).not.toContain(TOKEN);
+  });
+
+  it('keeps looking at a string that taught something, though nothing in it was replaced', async () => {
+    // A short login is left bare in running text, but learnt: it is blanked in paths and the like elsewhere.
+    const lines = () => [{ text: 'Logged in to github.com account al (keyring)' }];
+    const clean = createCleanStrings(key);
+    const first = createRedactor();
+    await first.redactSession(lines(), {}, clean);
+    expect(first.knownUsernames()).toContain('al');
+    const again = createRedactor();
+    await again.redactSession(lines(), {}, createCleanStrings(key, clean.toBuffer()));
+    expect(again.knownUsernames()).toContain('al');
+  });
+
+  it('does not look again at a string recorded clean, and looks at everything when the digests were made under another key', async () => {
+    // Recorded clean by hand (no redaction would): proof that the strings are skipped, which is why only a key
+    // from the session's own bytes can match them.
+    const forged = createCleanStrings(key);
+    forged.add(`token ${TOKEN}`);
+    const skipped = [{ text: `token ${TOKEN}` }];
+    await createRedactor().redactSession(skipped, {}, createCleanStrings(key, forged.toBuffer()));
+    expect(skipped[0].text).toContain(TOKEN);
+    const otherKey = [{ text: `token ${TOKEN}` }];
+    await createRedactor().redactSession(otherKey, {}, createCleanStrings(cleanStringsKey('salt', 'another head'), forged.toBuffer()));
+    expect(otherKey[0].text).not.toContain(TOKEN);
+  });
+});
