@@ -215,8 +215,9 @@ async function benchSize(name: string, source: string, inputBytes: number, bench
     await rm(cacheDir, { recursive: true, force: true });
     await rm(dist, { recursive: true, force: true });
     for (const p of peers) await p.reset();
-    // Every run starts from the session as generated (the last run appended to it and edited it).
-    if (big && run > 1) for (const dir of new Set([source, ...peers.map((p) => p.source)])) await big.restore(dir);
+    // Every run starts from the session as generated: the last run, or the last bench, appended to it and edited it
+    // (had the first run started from an edited file, its append would have rewritten the edited first prompt).
+    if (big) for (const dir of new Set([source, ...peers.map((p) => p.source)])) await big.restore(dir);
     for (const phase of PHASES) {
       if (phase === 'one appended' && !big) continue;
       let label = `${PHASE_LABEL[phase]}${runs > 1 ? `, run ${run} of ${runs}` : ''}`;
