@@ -78,9 +78,13 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
     pagesReused++;
     return (await cache.readPage(previous!, page)).transcript;
   };
+  const keep = async (page: number) => {
+    pagesReused++;
+    await cache.copyPage(previous!, page, job.cacheKey);
+  };
   // Each page goes to the cache as soon as it is made: a huge session's pages are never all in memory.
   const writePage = await cache.startWrite(job.cacheKey);
-  const rendered = await renderSession(session, job.render, job.renderSalt === undefined ? undefined : { salt: job.renderSalt, ...(digests.length ? { previous: { digests, read } } : {}) }, writePage);
+  const rendered = await renderSession(session, job.render, job.renderSalt === undefined ? undefined : { salt: job.renderSalt, ...(digests.length ? { previous: { digests, read, keep } } : {}) }, writePage);
   const twin = markdownTwin(session, rendered.anchors);
   const anchorMap = placeAnchorMap(sessionAnchorMap(rendered));
   await cache.write(job.cacheKey, rendered, twin, { problems: session.diagnostics, anchorMap: anchorMap.file, ...(clean ? { clean: clean.toBuffer() } : {}) });

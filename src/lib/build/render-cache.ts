@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { reviveCachedHtml, type SafeHtml } from '../render/sanitize.js';
 import type { RenderedSession, TocItem } from './render-session.js';
@@ -122,6 +122,14 @@ export function createRenderCache(astroCacheDir: string) {
         page === 1 ? readFile(join(root, key, 'abandoned.html'), 'utf8') : Promise.resolve(''),
       ]);
       return { transcript: reviveCachedHtml(transcript), abandoned: reviveCachedHtml(abandoned) };
+    },
+    /**
+     * Takes page `page` of render `from` as the same page of render `to`
+     * (started by `startWrite`): a copy of the file, never a link, so that no
+     * later write to one can change the other, and never over a page already there.
+     */
+    copyPage(from: string, page: number, to: string): Promise<void> {
+      return copyFile(pageFile(from, page), pageFile(to, page), constants.COPYFILE_EXCL);
     },
     /** A render's `SessionDetails` (its overview's data and its problems), as `write` was given them. */
     readDetails(key: string): Promise<SessionDetails> {

@@ -50,8 +50,13 @@ export interface RenderedSession {
 export interface PageReuse {
   /** Mixed into every page's digest: the settings and the code a render depends on. */
   salt: string;
-  /** The last render's page digests, and a reader of its pages. */
-  previous?: { digests: string[]; read: (page: number) => Promise<SafeHtml> };
+  /**
+   * The last render's page digests, and a reader of its pages. With a
+   * {@link PageSink}, `keep` (when given) takes the last render's page as this
+   * render's instead of reading it and handing it on: the render cache copies
+   * the file, and 460 MB of a grown 630 MB session's pages never become strings.
+   */
+  previous?: { digests: string[]; read: (page: number) => Promise<SafeHtml>; keep?: (page: number) => Promise<void> };
 }
 
 /**
@@ -138,6 +143,10 @@ export async function renderSession(session: Session, options: RenderSessionOpti
     if (reuse) pageDigests.push(digest);
     // A page whose messages are those of the last render's page: its HTML is that page's.
     if (digest && reuse?.previous?.digests[i] === digest) {
+      if (sink && reuse.previous.keep) {
+        await reuse.previous.keep(i + 1);
+        continue;
+      }
       const page = await reuse.previous.read(i + 1);
       if (sink) await sink(i + 1, page);
       else pages.push(page);

@@ -61,6 +61,18 @@ describe('renderSession with the pages of the last render', () => {
     expect(sunk.map(([, text]) => text)).toEqual(held.pages.map(String));
   }, 300_000);
 
+  it('with a sink, keeps the reused pages where the caller can (a file copy) without reading them, and sinks only the new ones', async () => {
+    const before = await renderSession(small, options, { salt: 's1' });
+    const kept: number[] = [];
+    const sunk: number[] = [];
+    let reads = 0;
+    const previous = { digests: before.pageDigests!, read: async (p: number) => (reads++, before.pages[p - 1]), keep: async (p: number) => void kept.push(p) };
+    const after = await renderSession(grown, options, { salt: 's1', previous }, async (page) => void sunk.push(page));
+    expect(reads).toBe(0);
+    expect(kept).toEqual(Array.from({ length: before.pages.length - 1 }, (_, i) => i + 1));
+    expect(sunk).toEqual(Array.from({ length: after.pageCount - kept.length }, (_, i) => kept.length + i + 1));
+  }, 300_000);
+
   it('reuses nothing when the settings or code differ (another salt)', async () => {
     const before = await renderSession(small, options, { salt: 's1' });
     let reads = 0;

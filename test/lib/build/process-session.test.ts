@@ -90,6 +90,12 @@ describe('processSession of a grown session', () => {
     expect(markdown).not.toContain(TOKEN);
     expect(markdown).toBe(readFileSync(join(cache.root, 'c', 'session.md'), 'utf8'));
     expect(grown.data.redactions).toEqual(fresh.data.redactions);
+    // Its unchanged pages were copied from the last render, and every page is the one a render from scratch makes.
+    expect(grown.pagesReused).toBeGreaterThan(0);
+    expect(grown.data.pageCount).toBe(fresh.data.pageCount);
+    for (let page = 1; page <= grown.data.pageCount; page++) {
+      expect((await cache.readPage('b', page)).transcript.value).toBe((await cache.readPage('c', page)).transcript.value);
+    }
     expect(existsSync(join(cache.root, 'b', 'clean-strings.bin'))).toBe(true);
   }, 120_000);
 });
