@@ -11,6 +11,7 @@
  */
 import { diffArrays } from 'diff';
 import type { CallRef, FileOp, SessionEvent } from './calls.js';
+import { pieceOffsets } from '../piece-offsets.js';
 
 /** Who changed a line: a tool call, or a command (a Bash call: a formatter, `sed`). */
 export interface Claim {
@@ -102,22 +103,7 @@ export function applyEdit(lines: AttributedLine[], oldString: string, newString:
   const hits: number[] = [];
   for (let at = text.indexOf(oldString); at !== -1; at = replaceAll ? text.indexOf(oldString, at + oldString.length) : -1) hits.push(at);
   if (!hits.length) return undefined;
-  const starts: number[] = [];
-  let off = 0;
-  for (const l of lines) {
-    starts.push(off);
-    off += l.text.length + 1;
-  }
-  const lineAt = (pos: number) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= pos) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  };
+  const { starts, pieceAt: lineAt } = pieceOffsets(lines.map((l) => l.text.length), 1);
   let out = lines;
   // Last hit first: the offsets of earlier hits stay valid.
   for (const at of hits.reverse()) {

@@ -1,6 +1,7 @@
 import { lintSource } from '@secretlint/core';
 import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig } from '@secretlint/types';
+import { pieceOffsets } from '../piece-offsets.js';
 
 /** A secret value found by secretlint, with the rule name used in its placeholder. */
 export interface SecretlintHit {
@@ -98,13 +99,8 @@ export async function secretlintValues(strings: readonly string[]): Promise<Secr
   const flush = async (): Promise<void> => {
     if (!batch.length) return;
     const content = batch.join(SEPARATOR);
-    // Where each string of the batch starts in `content`, to tell which string a match lies in.
-    const starts: number[] = [];
-    let at = 0;
-    for (const s of batch) {
-      starts.push(at);
-      at += s.length + SEPARATOR.length;
-    }
+    // Which string of the batch a match lies in.
+    const { pieceAt } = pieceOffsets(batch.map((s) => s.length), SEPARATOR.length);
     const offset = first;
     first += batch.length;
     batch = [];
@@ -120,7 +116,7 @@ export async function secretlintValues(strings: readonly string[]): Promise<Secr
         if (NON_SECRET_DATA.has(key) || typeof value !== 'string' || value.length < 8) continue;
         // A value that crosses a separator is a match between two strings, not a secret.
         if (value.includes('\u0000')) continue;
-        hits.push({ rule: ruleName(message.messageId), value, source: offset + lastAtOrBefore(starts, message.range[0]) });
+        hits.push({ rule: ruleName(message.messageId), value, source: offset + pieceAt(message.range[0]) });
       }
     }
   };
@@ -131,18 +127,6 @@ export async function secretlintValues(strings: readonly string[]): Promise<Secr
   }
   await flush();
   return hits;
-}
-
-/** The index of the last of the ascending `starts` that is at or before `at` (0 when none is). */
-function lastAtOrBefore(starts: readonly number[], at: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= at) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /** `GITHUB_TOKEN` → `github-token`, `AWSSecretAccessKey` → `aws-secret-access-key`. */
