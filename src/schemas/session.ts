@@ -59,6 +59,11 @@ export const sessionEntrySchema = z.object({
   // The overview's prompts and lists and the problems themselves are not here: they are kept with the
   // session's render and read by its own pages (`SessionDetails`, src/lib/build/render-cache.ts).
   pageCount: z.number().int().min(1),
+  /**
+   * For a session of more than one page: a digest per page of what its render shows on it
+   * (`RenderedSession.pageKeys`). A page after the first is keyed by its own (src/lib/build/page-key.ts).
+   */
+  pageKeys: z.array(z.string()).optional(),
   /** Where page 1 forwards `#m-` and `#t-` links it does not hold (src/lib/site/anchor-map.ts); only for sessions of more than one page. */
   anchorMap: z.object({ keyLength: z.number().int().min(1), pages: z.array(z.string()) }).optional(),
   /** The map is too large for page 1 and the store: it is a file beside page 1 (`anchors.json`), fetched only to forward a link. */

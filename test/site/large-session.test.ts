@@ -36,6 +36,11 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+/** The page number of a session page's path (`…/<session>/` is page 1, `…/<session>/7/` page 7). */
+function pageNumber(path: string): number {
+  return Number(/\/(\d+)\/(?:index\.html)?$/.exec(path)?.[1] ?? 1);
+}
+
 describe('a long session, built', () => {
   it('is cut into pages that each stay under 400 KB and 8,000 elements', () => {
     expect(pages.size, log.slice(-2000)).toBeGreaterThan(10);
@@ -64,11 +69,24 @@ describe('a long session, built', () => {
     expect(links).toBeGreaterThan(pages.size);
   });
 
-  it('lists a bounded window of its pages in each page\'s overview', () => {
-    for (const html of pages.values()) {
-      const list = /<details class="ov-pages">[\s\S]*?<\/details>/.exec(html)?.[0] ?? '';
-      expect(list).not.toBe('');
-      expect((list.match(/<li\b/g) ?? []).length).toBeLessThanOrEqual(25);
+  it('lists a bounded window of its pages on page 1; a later page shows its own page and what lasts, and links page 1', () => {
+    const [first, ...later] = [...pages.entries()].sort(([a], [b]) => pageNumber(a) - pageNumber(b));
+    const list = /<details class="ov-pages">[\s\S]*?<\/details>/.exec(first[1])?.[0] ?? '';
+    expect(list).not.toBe('');
+    expect((list.match(/<li\b/g) ?? []).length).toBeLessThanOrEqual(25);
+    expect(first[1]).toContain(`Page 1 of ${pages.size}`);
+    expect(first[1]).toContain('<dt>Activity</dt>');
+    for (const [path, html] of later) {
+      const n = pageNumber(path);
+      expect(html, path).not.toContain('class="ov-pages"');
+      expect(html, path).not.toContain('<dt>Activity</dt>');
+      expect(html, path).not.toContain('<dt>Tokens</dt>');
+      expect(html, path).not.toMatch(/Page \d+ of \d+/);
+      expect(html, path).toContain(`<span>Page ${n}</span>`);
+      expect(html, path).toContain(`<a href="${first[0]}">page 1</a>`);
+      // The session's filters stay on every page, so a filtered search still finds its later pages.
+      expect(html, path).toContain('data-pagefind-filter="tool"');
+      expect(html.includes('rel="next"'), path).toBe(n < pages.size);
     }
   });
 
@@ -82,11 +100,15 @@ describe('a long session, built', () => {
     const before = pages.size;
     // The generator is deterministic: a larger target writes the same lines, then more.
     await makeLargeSession(join(work, 'src'), 11e6);
-    const grown = await buildSite(out, env);
+    const grown = await buildSite(out, { ...env, SESSIONPRESS_VERBOSE: '1' });
     expect(grown.code, grown.log.slice(-3000)).toBe(0);
     const reused = Number(/(\d+) unchanged pages? of changed sessions reused/.exec(grown.log.replace(/\x1b\[[0-9;]*m/g, ''))?.[1] ?? 0);
     // Every page but the last, which took the new lines.
     expect(reused).toBe(before - 1);
+    // And Astro copied every page between page 1 (the session's totals) and the last of before: none
+    // of them shows anything the new lines changed.
+    const copied = [...grown.log.replace(/\x1b\[[0-9;]*m/g, '').matchAll(/├─ (\/sessions\/\S+) \((?:restored|cached)\)/g)].map((m) => pageNumber(m[1]));
+    expect(copied.sort((a, b) => a - b)).toEqual(Array.from({ length: before - 2 }, (_, i) => i + 2));
     const clean = join(work, 'clean');
     const fresh = await buildSite(clean, env);
     expect(fresh.code, fresh.log.slice(-3000)).toBe(0);
@@ -94,7 +116,7 @@ describe('a long session, built', () => {
     expect(files.length).toBeGreaterThan(before);
     for (const f of files) expect(readFileSync(join(out, f.slice(clean.length)), 'utf8'), f).toBe(readFileSync(f, 'utf8'));
 
-    // Search: every page's header and pager changed (counts, "page 7 of 12"), but pagefind never reads
+    // Search: page 1's header and overview changed (the running totals), but pagefind never reads
     // those, so only the shards of the pages that took new lines are indexed again...
     const plain = grown.log.replace(/\x1b\[[0-9;]*m/g, '');
     const search = /indexed (\d+) of (\d+) pages in [\d.]+s: (\d+) of (\d+) shards rebuilt/.exec(plain);

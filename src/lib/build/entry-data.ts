@@ -40,6 +40,8 @@ export function toEntryData(
     titleSource: session.titleSource,
     facts: session.facts,
     pageCount: rendered.pageCount,
+    // Only a session of several pages has pages after the first, which are keyed by these.
+    ...(rendered.pageCount > 1 ? { pageKeys: rendered.pageKeys } : {}),
     ...(anchorMap.inline ? { anchorMap: anchorMap.inline } : anchorMap.file ? { anchorMapFile: true } : {}),
     hasAbandoned: session.abandoned.length > 0,
     abandonedCount: session.abandoned.length,

@@ -5,15 +5,19 @@
  * (templates, components, CSS, client scripts, the virtual config module) is
  * unchanged AND the `cacheKey` returned with it from `getStaticPaths()` is the
  * same. The module graph is Astro's to hash; the key must cover every piece of
- * DATA the page shows. For a session page that is:
+ * DATA the page shows. For a session's first page that is:
  * - the whole stored entry (its digest covers the session's files, the settings
  *   and the render code; hashing the data itself also covers any field another
  *   page section adds to the entry later),
  * - the page number,
  * - the chrome drawn from other entries: the previous and next session links,
  * - the site config (title, base, search settings) as the page sees it.
+ * A page after the first shows less (`laterPageData`, src/lib/site/later-page.ts):
+ * its key is that view of the entry, the page's own digest from the render
+ * (its transcript, prompts and the abandoned branches), the same chrome and
+ * config (`laterPageKey`), and nothing that grows as the session does.
  * Whatever else a session page starts to show from outside its own entry must
- * be added to `sessionPageKey`, or a rebuild would serve it stale. Project and
+ * be added to these keys, or a rebuild would serve it stale. Project and
  * insights pages are keyed by their sessions' entries (`groupPageKey`).
  */
 import { createHash } from 'node:crypto';
@@ -21,7 +25,7 @@ import type { SessionEntry } from '../../schemas/session.js';
 import { groupByProject, movedProjects, type ProjectGroup } from '../site/collections.js';
 
 /** Bumped when the meaning of the key changes, so older cached pages are not reused. */
-const PAGE_KEY_VERSION = 1;
+const PAGE_KEY_VERSION = 2;
 
 /** A short hex digest of a JSON value (key order as given: callers pass values built the same way every time). */
 export function jsonDigest(value: unknown): string {
@@ -85,8 +89,27 @@ export interface NeighbourLink {
  * @param siteDigest `jsonDigest` of the site config and base, computed once per build
  */
 export function sessionPageKey(entryDigest: string, page: number, chrome: { older?: NeighbourLink; newer?: NeighbourLink }, siteDigest: string): string {
-  const link = (n?: NeighbourLink) => (n ? [n.slug, n.title] : null);
-  return jsonDigest([PAGE_KEY_VERSION, entryDigest, page, link(chrome.older), link(chrome.newer), siteDigest]);
+  return jsonDigest([PAGE_KEY_VERSION, entryDigest, page, neighbourLink(chrome.older), neighbourLink(chrome.newer), siteDigest]);
+}
+
+/**
+ * The cache key of a page after the first of a session: what it shows of its
+ * entry (`laterPageData`, which holds whether a next page exists), its own
+ * digest from the render, the chrome and the config. A session that grew by
+ * appended lines keeps the keys of the pages before the one the lines landed on.
+ *
+ * @param view `laterPageData(entry.data, page)`: the page is rendered from it
+ * @param page 1-based page number, 2 or more
+ * @param pageKey the page's `RenderedSession.pageKeys` entry (`entry.data.pageKeys[page - 1]`)
+ * @param chrome what the page shows from outside its entry
+ * @param siteDigest `jsonDigest` of the site config and base, computed once per build
+ */
+export function laterPageKey(view: SessionEntry, page: number, pageKey: string, chrome: { older?: NeighbourLink; newer?: NeighbourLink }, siteDigest: string): string {
+  return jsonDigest([PAGE_KEY_VERSION, 'later', view, page, pageKey, neighbourLink(chrome.older), neighbourLink(chrome.newer), siteDigest]);
+}
+
+function neighbourLink(n?: NeighbourLink): [string, string] | null {
+  return n ? [n.slug, n.title] : null;
 }
 
 /**

@@ -44,6 +44,15 @@ export interface RenderedSession {
    * is the same. Empty for a page that emitted an image (always rendered).
    */
   pageDigests?: string[];
+  /**
+   * One digest per page of everything that page shows of the render: its
+   * transcript (its page digest, or its HTML's when it has none), its prompts
+   * as the overview lists them, and the abandoned branches (shown beside every
+   * page, so that a fork marker's link lands). A page after the first is keyed
+   * by it and by nothing that grows with the session (page-key.ts), so an
+   * append leaves the keys of the pages before its own as they were.
+   */
+  pageKeys: string[];
 }
 
 /** What lets a render reuse the pages of the last render of the same session (a session that grew by appended lines). */
@@ -138,9 +147,13 @@ export async function renderSession(session: Session, options: RenderSessionOpti
     if (turn.prompt) toc.push({ n: turn.index, uuid: turn.prompt.uuid, text: tocText(turn.prompt.text), page, ...facts });
   }
   const pageDigests: string[] = [];
+  // What each page's transcript is, as a digest: its page digest (the same digest, the same HTML), or
+  // without one the digest of the HTML itself.
+  const contentDigests: string[] = [];
   for (const [i, turns] of chunks.entries()) {
     const digest = reuse ? pageDigest(reuse.salt, turns, forkMarkers) : '';
     if (reuse) pageDigests.push(digest);
+    contentDigests.push(digest);
     // A page whose messages are those of the last render's page: its HTML is that page's.
     if (digest && reuse?.previous?.digests[i] === digest) {
       if (sink && reuse.previous.keep) {
@@ -157,6 +170,7 @@ export async function renderSession(session: Session, options: RenderSessionOpti
     pageEmitted = false;
     for (const turn of turns) parts.push(renderTurn(turn, ctx, forkMarkers));
     const page = unescapeTextQuotes(joinHtml(parts, NEWLINE));
+    if (!digest) contentDigests[i] = createHash('sha256').update(page.value).digest('hex');
     if (sink) await sink(i + 1, page);
     else pages.push(page);
     // Its images are known only by rendering it: such a page is rendered every time.
@@ -172,7 +186,25 @@ export async function renderSession(session: Session, options: RenderSessionOpti
     NEWLINE,
   ));
 
-  return { pages, pageCount: chunks.length, abandoned, toc, overview: overview.result(), anchors, toolAnchors, assets: [...assets.values()], ...(reuse ? { pageDigests } : {}) };
+  const pageKeys = pageKeysOf(contentDigests, toc, abandoned);
+  return { pages, pageCount: chunks.length, abandoned, toc, overview: overview.result(), anchors, toolAnchors, assets: [...assets.values()], pageKeys, ...(reuse ? { pageDigests } : {}) };
+}
+
+/** `RenderedSession.pageKeys`: each page's transcript digest with its prompts and the abandoned branches. */
+function pageKeysOf(contentDigests: string[], toc: TocItem[], abandoned: SafeHtml): string[] {
+  const prompts = new Map<number, TocItem[]>();
+  for (const t of toc) {
+    const list = prompts.get(t.page) ?? [];
+    list.push(t);
+    prompts.set(t.page, list);
+  }
+  const branches = createHash('sha256').update(abandoned.value).digest('hex');
+  return contentDigests.map((content, i) =>
+    createHash('sha256')
+      .update(JSON.stringify([content, prompts.get(i + 1) ?? [], branches]))
+      .digest('hex')
+      .slice(0, 32),
+  );
 }
 
 /**

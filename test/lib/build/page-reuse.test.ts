@@ -49,6 +49,33 @@ describe('renderSession with the pages of the last render', () => {
     expect(read).toEqual(Array.from({ length: before.pages.length - 1 }, (_, i) => i + 1));
   }, 300_000);
 
+  it('keys every page by what it shows, so the pages an append does not reach keep their keys', async () => {
+    const before = await renderSession(small, options, { salt: 's1' });
+    const after = await renderSession(grown, options, { salt: 's1', previous: { digests: before.pageDigests!, read: async (page: number) => before.pages[page - 1] } });
+    expect(before.pageKeys).toHaveLength(before.pageCount);
+    expect(new Set(before.pageKeys).size).toBe(before.pageCount);
+    const kept = before.pageCount - 1;
+    expect(after.pageKeys.slice(0, kept)).toEqual(before.pageKeys.slice(0, kept));
+    // The last page took new lines (or its last prompt's turn went on): its key moved.
+    expect(after.pageKeys[kept]).not.toBe(before.pageKeys[kept]);
+    // Another render (here: other settings, through the salt) keys every page anew.
+    const other = await renderSession(small, options, { salt: 's2' });
+    for (const [i, key] of other.pageKeys.entries()) expect(key).not.toBe(before.pageKeys[i]);
+    // Without page digests (a render that reuses nothing) a page is keyed by its HTML: the same each time.
+    const plain = await renderSession(small, options);
+    expect((await renderSession(small, options)).pageKeys).toEqual(plain.pageKeys);
+    expect(new Set(plain.pageKeys).size).toBe(plain.pageCount);
+  }, 300_000);
+
+  it('keys every page by the abandoned branches too, which every page shows', async () => {
+    const before = await renderSession(small, options, { salt: 's1' });
+    // A branch rewound from a message of page 1: only page 1's transcript gains its marker.
+    const rewound: Session = { ...small, abandoned: [{ forkParentUuid: small.messages[0].uuid, firstUuid: 'b-1', messages: [small.messages[1]] }] };
+    const after = await renderSession(rewound, options, { salt: 's1', previous: { digests: before.pageDigests!, read: async (page: number) => before.pages[page - 1] } });
+    expect(after.pageDigests!.slice(1)).toEqual(before.pageDigests!.slice(1));
+    for (const [i, key] of after.pageKeys.entries()) expect(key, `page ${i + 1}`).not.toBe(before.pageKeys[i]);
+  }, 300_000);
+
   it('hands each page to a sink as it is made, in order, reused ones included, and holds none of them', async () => {
     const before = await renderSession(small, options, { salt: 's1' });
     const previous = { digests: before.pageDigests!, read: async (page: number) => before.pages[page - 1] };
