@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLargeSession } from '../../scripts/lib/bench/large-session.js';
 import { countElements, PAGE_LIMITS } from '../../scripts/lib/bench/page-weight.js';
 import { buildSite, listFiles } from '../helpers/build.js';
+import { SPREAD_RUN_PAGES } from '../../src/lib/search/shards.js';
 
 /**
  * One long generated session (the bench's generator), built: its pages are
@@ -14,8 +15,9 @@ import { buildSite, listFiles } from '../helpers/build.js';
  */
 const work = mkdtempSync(join(tmpdir(), 'sp-large-'));
 const out = join(work, 'dist');
-// Small search shards, so the session's pages are spread over all 16 of them, as a long session's are on a
-// real site (and their number does not change as the session grows: that would index everything again).
+// Small search shards, so the session's pages are spread over several of them in runs of consecutive pages,
+// as a long session's are on a real site (and their number does not change as the session grows: that would
+// index everything again).
 const config = join(work, 'sessionpress.config.json');
 writeFileSync(config, JSON.stringify({ search: { shardSizeMB: 0.1 } }));
 const env = { SESSIONPRESS_SOURCE: join(work, 'src'), SESSIONPRESS_CONFIG: config };
@@ -123,8 +125,13 @@ describe('a long session, built', () => {
     expect(search, plain.slice(-3000)).not.toBeNull();
     const [indexed, all, rebuilt, shards] = search!.slice(1).map(Number);
     const added = files.length - before;
-    expect(shards, plain.slice(-2000)).toBeGreaterThan(8);
-    expect(rebuilt).toBeLessThanOrEqual(added + 1);
+    // Only session pages are searched here, and the session's pages (fewer than 32) are two runs: two shards.
+    expect(shards, plain.slice(-2000)).toBe(2);
+    expect(added).toBeGreaterThan(0);
+    // The rewritten last page and the pages added after it are one run of consecutive pages (shards.ts):
+    // one shard, however many pages the lines added (here the session stays within its second run).
+    expect(before + added, 'the session left its second run of pages: pick another size').toBeLessThanOrEqual(2 * SPREAD_RUN_PAGES);
+    expect(rebuilt, plain.slice(-2000)).toBe(1);
     expect(indexed).toBeLessThan(all / 2);
     // ...and the index it leaves is byte for byte the one a clean build makes.
     const bundle = (root: string) => listFiles(join(root, '_sessionpress')).filter((f) => /[\\/]pagefind(-\d+)?[\\/]/.test(f)).map((f) => f.slice(root.length));

@@ -35,19 +35,37 @@ export function shardKeyOf(relPath: string): string {
 }
 
 /**
+ * How many consecutive pages of a spread session share a shard. An append
+ * rewrites a session's last page and adds the pages after it (a 1 MB append
+ * to a long session: three or four): in runs of this many pages they nearly
+ * always fall in one shard, which is then the only one indexed again. Spread
+ * page by page, they fell in two or three.
+ */
+export const SPREAD_RUN_PAGES = 16;
+
+/**
  * The shard of a page, from its path relative to the site root. Every page of
  * one session (`sessions/<project>/<id>/…`) lands in the same shard, so a changed
  * session touches one shard; the hash keeps the assignment stable as sessions
  * come and go (it changes only when the number of shards does). A session in
- * `spread` (one larger than a shard) has its pages spread over the shards one
- * by one instead: pagefind holds a whole shard in memory, and one 630 MB
- * session in one shard took 2.9 GB.
+ * `spread` (one larger than a shard) has its pages spread over the shards
+ * instead, in runs of `SPREAD_RUN_PAGES` pages, run after run round the shards
+ * from one its name picks (so they share the session's pages evenly, and a
+ * page's shard never depends on how many pages come after it): pagefind holds
+ * a whole shard in memory, and one 630 MB session in one shard took 2.9 GB.
  */
 export function shardOf(relPath: string, shards: number, spread?: ReadonlySet<string>): number {
   if (shards <= 1) return 0;
   const session = shardKeyOf(relPath);
-  const key = spread?.has(session) ? relPath : session;
-  return createHash('sha256').update(key).digest().readUInt32BE(0) % shards;
+  const start = createHash('sha256').update(session).digest().readUInt32BE(0) % shards;
+  if (!spread?.has(session)) return start;
+  return (start + Math.floor((sessionPageOf(relPath) - 1) / SPREAD_RUN_PAGES)) % shards;
+}
+
+/** The 1-based page of a session page's path (`…/<id>/index.html` is 1, `…/<id>/7/index.html` is 7); 1 for any other file of the session. */
+function sessionPageOf(relPath: string): number {
+  const m = /^sessions\/[^/]+\/[^/]+\/(\d+)\/index\.html$/.exec(relPath);
+  return m ? Number(m[1]) : 1;
 }
 
 /** The sessions whose pages together hold more than `shardBytes` of HTML: their pages are spread over the shards (see `shardOf`). */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as pagefind from 'pagefind';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundleDir } from '../../../src/lib/search/manifest.js';
-import { fragmentDates, MAX_SHARDS, oversizedSessions, shardCount, shardOf } from '../../../src/lib/search/shards.js';
+import { fragmentDates, MAX_SHARDS, oversizedSessions, shardCount, shardOf, SPREAD_RUN_PAGES } from '../../../src/lib/search/shards.js';
 
 describe('shardCount', () => {
   it('keeps a site smaller than one shard in one bundle and splits a larger one by size', () => {
@@ -27,17 +27,38 @@ describe('shardOf', () => {
   });
 
   it('spreads the pages of a session larger than a shard over the shards, and only those', () => {
-    const big = Array.from({ length: 64 }, (_, i) => ({ rel: `sessions/proj/huge/${i ? `${i + 1}/` : ''}index.html`, bytes: 1e6 }));
+    const big = Array.from({ length: 8 * SPREAD_RUN_PAGES }, (_, i) => ({ rel: `sessions/proj/huge/${i ? `${i + 1}/` : ''}index.html`, bytes: 1e6 }));
     const small = [{ rel: 'sessions/proj/small/index.html', bytes: 1e6 }, { rel: 'sessions/proj/small/2/index.html', bytes: 1e6 }, { rel: 'index.html', bytes: 40e6 }];
     const spread = oversizedSessions([...big, ...small], 10e6);
     expect([...spread]).toEqual(['sessions/proj/huge']);
     const n = 8;
     const used = new Set(big.map((p) => shardOf(p.rel, n, spread)));
-    // 64 pages over 8 shards: nearly every shard gets some (a hash, so not exactly even).
-    expect(used.size).toBeGreaterThanOrEqual(6);
+    // Eight runs of pages over 8 shards: every shard gets some.
+    expect(used.size).toBe(n);
     expect(shardOf('sessions/proj/small/2/index.html', n, spread)).toBe(shardOf('sessions/proj/small/index.html', n, spread));
     // Without the set, the session stays in one shard, as before.
     expect(new Set(big.map((p) => shardOf(p.rel, n))).size).toBe(1);
+  });
+
+  it('spreads such a session in runs of consecutive pages, evenly, so pages added at its end fall in one shard', () => {
+    const page = (i: number) => `sessions/proj/huge/${i > 1 ? `${i}/` : ''}index.html`;
+    const pages = Array.from({ length: 8 * SPREAD_RUN_PAGES }, (_, i) => ({ rel: page(i + 1), bytes: 1e6 }));
+    const spread = oversizedSessions(pages, 10e6);
+    const n = 8;
+    const shardOfPage = (i: number) => shardOf(page(i), n, spread);
+    // Each run of pages is in one shard, the next run in the next shard round: every shard gets one run.
+    const perShard = new Map<number, number>();
+    for (let i = 1; i <= pages.length; i++) {
+      perShard.set(shardOfPage(i), (perShard.get(shardOfPage(i)) ?? 0) + 1);
+      if ((i - 1) % SPREAD_RUN_PAGES !== 0) expect(shardOfPage(i), `page ${i}`).toBe(shardOfPage(i - 1));
+      else if (i > 1) expect(shardOfPage(i), `page ${i}`).toBe((shardOfPage(i - 1) + 1) % n);
+    }
+    expect([...perShard.values()]).toEqual(Array(n).fill(SPREAD_RUN_PAGES));
+    // Three pages appended after page 100 (mid-run) and the rewritten page 100: one shard.
+    expect(new Set([100, 101, 102, 103].map(shardOfPage)).size).toBe(1);
+    // A page's shard does not depend on the pages after it.
+    const grown = oversizedSessions([...pages, { rel: page(pages.length + 1), bytes: 1e6 }], 10e6);
+    for (let i = 1; i <= pages.length; i++) expect(shardOf(page(i), n, grown)).toBe(shardOfPage(i));
   });
 
   it('is stable, in range, and spreads sessions over every shard', () => {
