@@ -12,8 +12,27 @@ describe('shardCount', () => {
     expect(shardCount(32e6, 32e6)).toBe(1);
     expect(shardCount(33e6, 32e6)).toBe(2);
     expect(shardCount(105e6, 32e6)).toBe(4);
+    expect(shardCount(129e6, 32e6)).toBe(8);
     expect(shardCount(1e12, 32e6)).toBe(MAX_SHARDS);
     expect(shardCount(5e6, 0)).toBe(1);
+  });
+
+  it('keeps its number as a site grows, but at each doubling, so growth seldom re-indexes every shard', () => {
+    const counts = new Set<number>();
+    let changes = 0;
+    let last = 1;
+    // A site growing by 1 MB at a time from 1 MB to 400 MB, 10 MB shards.
+    for (let mb = 1; mb <= 400; mb++) {
+      const count = shardCount(mb * 1e6, 10e6);
+      counts.add(count);
+      if (count !== last) changes++;
+      last = count;
+      // Below the cap, never more than a shard's worth of HTML in one shard on average, and never half-empty shards.
+      if (count < MAX_SHARDS) expect(mb * 1e6 / count).toBeLessThanOrEqual(10e6);
+      if (count > 1 && count < MAX_SHARDS) expect(mb * 1e6 / count).toBeGreaterThan(5e6);
+    }
+    expect([...counts].sort((a, b) => a - b)).toEqual([1, 2, 4, 8, MAX_SHARDS]);
+    expect(changes).toBe(4);
   });
 });
 
