@@ -126,7 +126,7 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
       // Pass 1: find every secret value, so that pass 2 can replace them all in one go. A string the
       // last redaction of this session found clean is not looked at again (a grown session's old lines).
       const strings = distinctStrings(values);
-      const found = await detectSecrets(state, clean ? strings.filter((s) => !clean.has(s)) : strings);
+      const found = await detectSecrets(state, clean ? strings.filter((s) => !clean.carry(s)) : strings);
       // Secrets, names and logins printed bare by commands that print nothing else (`gh auth token`, `git config user.name`, `whoami`): known by the command, not by their look.
       const printed = printedValues(values);
       for (const v of printed.secret) register(state, COMMAND_OUTPUT_RULE, v);
@@ -136,7 +136,17 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
       // whatever it could teach, it taught nothing.
       state.cache.clear();
       const decided = new Set<string>();
+      // A string clean last time had nothing replaced in it then: it can only change now if something learnt since appears in it.
+      const learnt = clean?.learntSince(replacedValues(state));
+      let changedSince: ((s: string) => boolean) | undefined;
       walk(values, (s) => {
+        if (clean && s.length >= MIN_DETECT_LENGTH && clean.carried(s)) {
+          changedSince ??= learnt === undefined ? () => true : mayHold(learnt);
+          if (!changedSince(s)) return s;
+          const out = redactString(state, s);
+          if (out !== s) clean.lose(s);
+          return out;
+        }
         const out = redactString(state, s);
         if (clean && s.length >= MIN_DETECT_LENGTH && !decided.has(s)) {
           decided.add(s);
@@ -163,6 +173,23 @@ function seedUsernames(state: SessionState, options: RedactionOptions, hints: Se
   for (const u of options.usernames ?? []) addUsername(state, u);
   for (const f of hints.projectFolders ?? []) for (const u of usernamesFromFolder(f)) addUsername(state, u);
   for (const u of usernamesFromCwds(hints.cwds ?? [])) addUsername(state, u);
+}
+
+/** What the replacement regex looks for beyond its fixed patterns (see {@link buildRegex}), each tagged by its kind: `v` a secret value, `u` a login, `n` a name. */
+function replacedValues(state: SessionState): string[] {
+  return [...[...state.placeholders.keys()].map((v) => `v${v}`), ...[...state.usernames].map((u) => `u${u}`), ...[...state.names].map((n) => `n${n}`)];
+}
+
+/**
+ * Whether a string may hold one of `learnt` (tagged as by {@link replacedValues}):
+ * each as the replacement regex matches it (logins in any case), wherever it
+ * stands. A string it says no to is matched by the replacement regex exactly
+ * where it was before they were learnt.
+ */
+function mayHold(learnt: readonly string[]): (s: string) => boolean {
+  if (!learnt.length) return () => false;
+  const regex = new RegExp(trieSource(learnt.map((t) => (t[0] === 'u' ? caselessFragments(t.slice(1)) : exactFragments(t.slice(1))))));
+  return (s) => regex.test(s);
 }
 
 /** Every distinct string long enough to hold a secret, so that each is scanned once however often it repeats. */

@@ -55,8 +55,9 @@ export interface Redactor {
    * placeholders are stable across them).
    *
    * `clean`: the strings the last redaction of this session found nothing in
-   * (`has`) are not looked at for secrets again, and this redaction records
-   * its own (`add`); see clean-strings.ts.
+   * and replaced nothing in (`carry`) are not looked at for secrets again, nor
+   * replaced in unless something learnt since appears in them (`learntSince`);
+   * this redaction records its own (`add`); see clean-strings.ts.
    */
   redactSession(values: unknown[], hints?: SessionHints, clean?: CleanStrings): Promise<RedactionReport>;
   /** Redacts one free string with the session's current mapping (e.g. a project folder name for a URL). */

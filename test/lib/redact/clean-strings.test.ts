@@ -79,3 +79,70 @@ describe('redactSession with the clean strings of its last redaction', () => {
     expect(otherKey[0].text).not.toContain(TOKEN);
   });
 });
+
+describe('redactSession of a session grown more than once', () => {
+  // Generations of one session: each build sees the lines so far, with the clean strings of the build before.
+  const generations = () => [
+    [
+      { type: 'user', message: { content: 'Please tidy the release notes before Friday, thanks.' } },
+      { type: 'assistant', message: { content: [{ type: 'text', text: 'Ada Lovelace asked for this in the last review.' }] } },
+      { type: 'assistant', message: { content: [{ type: 'text', text: 'The config sits on the ADALOVE-HOST machine.' }] } },
+      { type: 'assistant', message: { content: [{ type: 'text', text: 'Its backup copy is named Kx7Qm2Vw9Rt4 there.' }] } },
+    ],
+    // Teaches nothing new.
+    [{ type: 'user', message: { content: 'Now run the linter over the whole tree, please.' } }],
+    // Teaches a name (git's author), a login (a home folder) and a password, each held bare by an old line.
+    [
+      { type: 'user', message: { content: 'commit 1a2b3c\nAuthor: Ada Lovelace <ada@analytical-engines.io>\n\n    Tidy notes' } },
+      { type: 'user', message: { content: 'ls /home/adalove/notes' } },
+      { type: 'user', message: { content: 'export DB_PASSWORD=Kx7Qm2Vw9Rt4' } },
+    ],
+    // Teaches nothing new again.
+    [{ type: 'assistant', message: { content: [{ type: 'text', text: 'The linter found nothing to fix anywhere.' }] } }],
+  ];
+
+  it('redacts every generation as a redaction from scratch does', async () => {
+    let previous: Buffer | undefined;
+    for (let n = 1; n <= generations().length; n++) {
+      const grown = generations().slice(0, n).flat();
+      const clean = createCleanStrings(key, previous);
+      await createRedactor().redactSession(grown, {}, clean);
+      previous = clean.toBuffer();
+      const fresh = generations().slice(0, n).flat();
+      await createRedactor().redactSession(fresh, {});
+      expect(grown, `generation ${n}`).toEqual(fresh);
+    }
+    const last = JSON.stringify(generations().flat());
+    expect(last).toContain('Ada Lovelace asked');
+    const redacted = generations().flat();
+    await createRedactor().redactSession(redacted, {}, createCleanStrings(key, previous));
+    // What the third generation taught is blanked in the first generation's lines, logins in any case.
+    expect(JSON.stringify(redacted)).not.toMatch(/Ada Lovelace|adalove|Kx7Qm2Vw9Rt4/i);
+  });
+
+  it('leaves a string clean last time as it is when nothing was learnt since, and looks at it again when something learnt then is not known now', async () => {
+    // Recorded clean by hand, with nothing replaced: a real redaction would have blanked the home folder's login.
+    const forged = createCleanStrings(key);
+    forged.add('see /home/ada/project/notes.md');
+    forged.learntSince([]);
+    const skipped = [{ text: 'see /home/ada/project/notes.md' }];
+    await createRedactor().redactSession(skipped, {}, createCleanStrings(key, forged.toBuffer()));
+    expect(skipped[0].text).toBe('see /home/ada/project/notes.md');
+    // The last redaction replaced a value this one does not know (the session's lines were not only appended to).
+    const gone = createCleanStrings(key);
+    gone.add('see /home/ada/project/notes.md');
+    gone.learntSince(['vSomeValueSinceGone']);
+    const looked = [{ text: 'see /home/ada/project/notes.md' }];
+    await createRedactor().redactSession(looked, {}, createCleanStrings(key, gone.toBuffer()));
+    expect(looked[0].text).toBe('see ~/project/notes.md');
+  });
+
+  it('keeps what it replaced as digests only', () => {
+    const clean = createCleanStrings(key);
+    clean.learntSince(['vKx7Qm2Vw9Rt4', 'uadalove', 'nAda Lovelace']);
+    const saved = clean.toBuffer().toString('latin1');
+    expect(saved).not.toMatch(/Kx7Qm2Vw9Rt4|adalove|Lovelace/);
+    expect(createCleanStrings(key, clean.toBuffer()).learntSince(['vKx7Qm2Vw9Rt4', 'uadalove', 'nAda Lovelace', 'vnew one'])).toEqual(['vnew one']);
+    expect(createCleanStrings(key, clean.toBuffer()).learntSince(['vKx7Qm2Vw9Rt4'])).toBeUndefined();
+  });
+});
