@@ -115,6 +115,10 @@ describe('a long session, built', () => {
     const fresh = await buildSite(clean, env);
     expect(fresh.code, fresh.log.slice(-3000)).toBe(0);
     const files = listFiles(join(clean, 'sessions')).filter((f) => f.endsWith('.html'));
+    // The Markdown twin too: the pages the grown render kept have their Markdown copied from the last twin.
+    const twins = listFiles(join(clean, 'sessions')).filter((f) => f.endsWith('.md'));
+    expect(twins.length).toBe(1);
+    for (const f of twins) expect(readFileSync(join(out, f.slice(clean.length)), 'utf8') === readFileSync(f, 'utf8'), f).toBe(true);
     expect(files.length).toBeGreaterThan(before);
     for (const f of files) expect(readFileSync(join(out, f.slice(clean.length)), 'utf8'), f).toBe(readFileSync(f, 'utf8'));
 

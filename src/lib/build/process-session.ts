@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { relative } from 'node:path';
 import { toPosix, type SessionSource } from '../discover.js';
-import { markdownTwin } from '../export/twin.js';
+import { twinParts } from '../export/twin.js';
 import type { RedactionOptions, Redactor } from '../redact/types.js';
 import { placeAnchorMap, sessionAnchorMap, toEntryData, type SessionEntryData } from './entry-data.js';
 import { openSession } from './open-session.js';
@@ -85,7 +85,15 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
   // Each page goes to the cache as soon as it is made: a huge session's pages are never all in memory.
   const writePage = await cache.startWrite(job.cacheKey);
   const rendered = await renderSession(session, job.render, job.renderSalt === undefined ? undefined : { salt: job.renderSalt, ...(digests.length ? { previous: { digests, read, keep } } : {}) }, writePage);
-  const twin = markdownTwin(session, rendered.anchors);
+  // The twin page by page: a page the render kept has the Markdown it had (its turns and its prompts' page are the same), copied from the last twin.
+  // A session of one page is written whole: its page is the one an append changes.
+  const parts = twinParts(session, rendered.anchors);
+  const lastTwin = previous ? await cache.readTwinPages(previous) : undefined;
+  const kept = (i: number) => lastTwin !== undefined && i + 1 < lastTwin.length && !!rendered.pageDigests?.[i] && rendered.pageDigests[i] === digests[i];
+  const twin =
+    rendered.pageCount > 1
+      ? { header: parts.header, pageCount: rendered.pageCount, page: (i: number) => (kept(i) ? undefined : parts.turns(rendered.pageTurns[i])), ...(previous ? { from: previous } : {}) }
+      : parts.header + parts.turns(session.turns);
   const anchorMap = placeAnchorMap(sessionAnchorMap(rendered));
   await cache.write(job.cacheKey, rendered, twin, { problems: session.diagnostics, anchorMap: anchorMap.file, ...(clean ? { clean: clean.toBuffer() } : {}) });
   const data = toEntryData(session, rendered, opened, { identity: opened.identity, cacheKey: job.cacheKey }, anchorMap);

@@ -1,5 +1,5 @@
 import { constants, existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { reviveCachedHtml, type SafeHtml } from '../render/sanitize.js';
 import type { RenderedSession, TocItem } from './render-session.js';
@@ -16,6 +16,23 @@ export function problemsFilePath(astroCacheDir: string): string {
 }
 
 export type RenderCache = ReturnType<typeof createRenderCache>;
+
+/**
+ * A session's Markdown twin as the render cache writes it: its header, then
+ * each page's Markdown (see `twinParts`). `page(i)` (0-based) gives it, or
+ * `undefined` for a page whose Markdown is that of the same page of render
+ * `from`: then its bytes are copied from that render's twin, which
+ * `readTwinPages(from)` must have said has it.
+ */
+export interface TwinWrite {
+  header: string;
+  pageCount: number;
+  page(i: number): string | undefined;
+  from?: string;
+}
+
+/** Bytes copied at a time from the last render's twin. */
+const COPY_BLOCK = 8 << 20;
 
 /**
  * What a session's own pages show beside the transcript, and nothing else
@@ -42,7 +59,8 @@ let lastDetails: { path: string; details: Promise<SessionDetails> } | undefined;
 /**
  * The on-disk render cache, and the only code that knows its layout: one
  * folder per content digest holding the pages (`page-<n>.html`), abandoned
- * branches (`abandoned.html`), the session as Markdown (`session.md`), the
+ * branches (`abandoned.html`), the session as Markdown (`session.md`, and
+ * where each page's Markdown starts in it: `twin-pages.json`), the
  * digest of each page (`page-digests.json`: a grown session's next render
  * reuses the pages whose digest is the same), the keyed digests of its clean
  * strings (`clean-strings.bin`: its next redaction skips them), its `SessionDetails`
@@ -70,6 +88,74 @@ export function createRenderCache(astroCacheDir: string) {
   const digestsFile = (key: string) => join(root, key, 'page-digests.json');
   const detailsFile = (key: string) => join(root, key, 'details.json');
   const cleanFile = (key: string) => join(root, key, 'clean-strings.bin');
+  const twinPagesFile = (key: string) => join(root, key, 'twin-pages.json');
+  /**
+   * Writes the twin (to a new file, renamed into place) and where each page's
+   * Markdown starts in it, in bytes (`twin-pages.json`: one offset per page,
+   * then the end), so that the next render can copy the pages it keeps.
+   */
+  const writeTwin = async (key: string, twin: TwinWrite) => {
+    const path = markdownFile(key);
+    const from = twin.from === undefined ? undefined : await readTwinPagesOf(twin.from);
+    const out = await open(`${path}.part`, 'w');
+    const source = from ? await open(markdownFile(twin.from!), 'r') : undefined;
+    try {
+      const offsets: number[] = [];
+      let at = 0;
+      const put = async (bytes: Buffer) => {
+        await out.write(bytes);
+        at += bytes.length;
+      };
+      await put(Buffer.from(twin.header));
+      // Pages taken from the last render's twin in runs: consecutive pages are consecutive bytes there.
+      let run: { start: number; end: number } | undefined;
+      const flush = async () => {
+        for (let pos = run!.start; pos < run!.end; ) {
+          const { bytesRead, buffer } = await source!.read(Buffer.allocUnsafe(Math.min(COPY_BLOCK, run!.end - pos)), 0, Math.min(COPY_BLOCK, run!.end - pos), pos);
+          if (bytesRead === 0) throw new Error(`the last render's Markdown (${twin.from}) ends early`);
+          await put(buffer.subarray(0, bytesRead));
+          pos += bytesRead;
+        }
+        run = undefined;
+      };
+      for (let i = 0; i < twin.pageCount; i++) {
+        offsets.push(at + (run ? run.end - run.start : 0));
+        const text = twin.page(i);
+        if (text === undefined) {
+          if (!from || i + 1 >= from.length || !source) throw new Error(`page ${i + 1} of the last render's Markdown (${twin.from}) is not known`);
+          if (run && run.end === from[i]) run.end = from[i + 1];
+          else {
+            if (run) await flush();
+            run = { start: from[i], end: from[i + 1] };
+          }
+          continue;
+        }
+        if (run) await flush();
+        await put(Buffer.from(text));
+      }
+      if (run) await flush();
+      offsets.push(at);
+      await writeFile(twinPagesFile(key), JSON.stringify(offsets));
+    } finally {
+      await out.close();
+      await source?.close();
+    }
+    await rename(`${path}.part`, path);
+  };
+  /**
+   * Where each page's Markdown starts in a render's twin (see `writeTwin`), or
+   * none when it was not written page by page, is gone, or is not as long as
+   * they say (then nothing is copied from it: its pages are written anew).
+   */
+  const readTwinPagesOf = async (key: string): Promise<number[] | undefined> => {
+    try {
+      const list: unknown = JSON.parse(await readFile(twinPagesFile(key), 'utf8'));
+      if (!Array.isArray(list) || list.length < 2 || !list.every((n, i) => Number.isSafeInteger(n) && n >= (i ? list[i - 1] : 0))) return undefined;
+      return (await stat(markdownFile(key))).size === list.at(-1) ? (list as number[]) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   return {
     root,
     has(key: string): boolean {
@@ -94,7 +180,7 @@ export function createRenderCache(astroCacheDir: string) {
      * for a whole render. `anchorMap`: a map too large for page 1, written
      * beside the pages (`anchors.json`).
      */
-    async write(key: string, rendered: RenderedSession, markdown: string, extra: { problems: Diagnostic[]; anchorMap?: AnchorMap; clean?: Buffer }): Promise<void> {
+    async write(key: string, rendered: RenderedSession, markdown: string | TwinWrite, extra: { problems: Diagnostic[]; anchorMap?: AnchorMap; clean?: Buffer }): Promise<void> {
       const { anchorMap } = extra;
       const dir = join(root, key);
       if (rendered.pages.length) {
@@ -113,7 +199,15 @@ export function createRenderCache(astroCacheDir: string) {
         const path = join(assetsDir, a.name);
         if (!existsSync(path)) await writeFile(path, a.bytes);
       }
-      await writeFile(markdownFile(key), markdown);
+      if (typeof markdown === 'string') {
+        // Not page by page: no offsets may be left from another write.
+        await rm(twinPagesFile(key), { force: true });
+        await writeFile(markdownFile(key), markdown);
+      } else await writeTwin(key, markdown);
+    },
+    /** Where each page's Markdown starts in a render's twin, in bytes, then where it ends; none when it was not written page by page (see `TwinWrite`). */
+    readTwinPages(key: string): Promise<number[] | undefined> {
+      return readTwinPagesOf(key);
     },
     /** One rendered page of a session, and its abandoned branches on page 1. */
     async readPage(key: string, page: number): Promise<{ transcript: SafeHtml; abandoned: SafeHtml }> {

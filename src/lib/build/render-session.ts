@@ -27,6 +27,8 @@ export interface RenderedSession {
   pages: SafeHtml[];
   /** How many pages the transcript has. */
   pageCount: number;
+  /** The turns of each page (`paginateTurns`; a turn cut by weight is in pieces): the Markdown twin is written page by page from them. */
+  pageTurns: Turn[][];
   /** HTML of the abandoned branches, shown apart from the transcript. */
   abandoned: SafeHtml;
   toc: TocItem[];
@@ -187,7 +189,7 @@ export async function renderSession(session: Session, options: RenderSessionOpti
   ));
 
   const pageKeys = pageKeysOf(contentDigests, toc, abandoned);
-  return { pages, pageCount: chunks.length, abandoned, toc, overview: overview.result(), anchors, toolAnchors, assets: [...assets.values()], pageKeys, ...(reuse ? { pageDigests } : {}) };
+  return { pages, pageCount: chunks.length, pageTurns: chunks, abandoned, toc, overview: overview.result(), anchors, toolAnchors, assets: [...assets.values()], pageKeys, ...(reuse ? { pageDigests } : {}) };
 }
 
 /** `RenderedSession.pageKeys`: each page's transcript digest with its prompts and the abandoned branches. */

@@ -67,6 +67,18 @@ export function sessionToMarkdown(session: Session, options: MarkdownExportOptio
   return options.split ? splitParts(header, blocks, limit) : cutToLimit(header, blocks, limit, options);
 }
 
+/**
+ * `sessionToMarkdown`'s whole document (no `limit`) in pieces: its header, and
+ * the Markdown of any run of turns. The header, then the Markdown of each page's
+ * turns in order (`paginateTurns`), is the document, character for character.
+ */
+export function markdownParts(session: Session, options: Omit<MarkdownExportOptions, 'limit' | 'turns' | 'messageFilter'> = {}): { header: string; turns(turns: Turn[]): string } {
+  return {
+    header: headerBlock(session, options),
+    turns: (turns) => bodyBlocks(session, { ...options, turns }).map((b) => `\n${b.text}\n`).join(''),
+  };
+}
+
 function headerBlock(session: Session, options: MarkdownExportOptions): string {
   const f = session.facts;
   const lines = [`## ${headingText(session.title, options)}`, ''];

@@ -5,8 +5,8 @@
  * text without parsing HTML. Made from the same redacted Session as the pages.
  */
 import { sessionUrlFromMarkdown } from '../site/urls.js';
-import type { Session } from '../transcript/types.js';
-import { sessionToMarkdown } from './markdown.js';
+import type { Session, Turn } from '../transcript/types.js';
+import { markdownParts } from './markdown.js';
 
 /**
  * The whole session as one Markdown document: no cut to a length (each tool's
@@ -18,10 +18,20 @@ import { sessionToMarkdown } from './markdown.js';
  * @param anchors message uuid → the 1-based page that shows it (`RenderedSession.anchors`)
  */
 export function markdownTwin(session: Session, anchors: Readonly<Record<string, number>>): string {
-  const [doc] = sessionToMarkdown(session, {
-    limit: Infinity,
+  const parts = twinParts(session, anchors);
+  return parts.header + parts.turns(session.turns);
+}
+
+/**
+ * The twin in pieces (see `markdownParts`): its header, which holds the
+ * session's running totals, and the Markdown of any run of turns. A page's
+ * Markdown depends only on its turns and on the pages its prompts are on, so
+ * the render cache takes that of a page whose digest is unchanged from the
+ * last render's twin (render-cache.ts) instead of writing it again.
+ */
+export function twinParts(session: Session, anchors: Readonly<Record<string, number>>): { header: string; turns(turns: Turn[]): string } {
+  return markdownParts(session, {
     pageUrl: sessionUrlFromMarkdown(),
     messageUrl: (uuid) => sessionUrlFromMarkdown({ page: anchors[uuid], message: uuid }),
   });
-  return doc;
 }

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -62,17 +62,22 @@ describe('processSession of a grown session', () => {
     appendFileSync(file, JSON.stringify(line) + '\n');
   };
 
+  /** The job of the one session below `dir`, rendered under `cacheKey` (after render `previousKey`). */
+  const jobOf =
+    (dir: string, cacheDir: string) =>
+    async (cacheKey: string, previousKey?: string): Promise<SessionJob> => {
+      const source = (await discoverSources(dir)).sessions[0];
+      const render = { pageSize: config.pageSize, assetBase: '/a/', indexToolOutput: true, indexThinking: false };
+      return { source, projectRoot: repoRoot, cacheDir, root: dir, siblingAgents: [], cacheKey, redaction: config.redaction, render, renderSalt: 'salt', ...(previousKey ? { previousKey } : {}) };
+    };
+
   it('keeps its clean strings as digests, and redacts the old lines with what the new ones teach, as a build from scratch does', async () => {
     const dir = join(work, 'grown');
     const { file } = await makeLargeSession(dir, CLEAN_STRINGS_MIN_BYTES * 1.2);
     // An old line holds a password bare: nothing says it is one until a later line does.
     appendPrompt(file, '0000aaaa-0000-4000-8000-000000000001', `the rotation replaced ${LEARNT} last week`);
     const cacheDir = join(work, 'grown-cache');
-    const job = async (cacheKey: string, previousKey?: string): Promise<SessionJob> => {
-      const source = (await discoverSources(dir)).sessions[0];
-      const render = { pageSize: config.pageSize, assetBase: '/a/', indexToolOutput: true, indexThinking: false };
-      return { source, projectRoot: repoRoot, cacheDir, root: dir, siblingAgents: [], cacheKey, redaction: config.redaction, render, renderSalt: 'salt', ...(previousKey ? { previousKey } : {}) };
-    };
+    const job = jobOf(dir, cacheDir);
     const cache = createRenderCache(cacheDir);
     expect((await processSession(await job('a'))).ok).toBe(true);
     expect(readFileSync(join(cache.root, 'a', 'session.md'), 'utf8')).toContain(LEARNT);
@@ -97,5 +102,44 @@ describe('processSession of a grown session', () => {
       expect((await cache.readPage('b', page)).transcript.value).toBe((await cache.readPage('c', page)).transcript.value);
     }
     expect(existsSync(join(cache.root, 'b', 'clean-strings.bin'))).toBe(true);
+  }, 120_000);
+
+  it("takes the Markdown of the pages it keeps from the last render's twin, and writes that of the others", async () => {
+    const dir = join(work, 'twin');
+    const { file } = await makeLargeSession(dir, 2e6);
+    const cacheDir = join(work, 'twin-cache');
+    const job = jobOf(dir, cacheDir);
+    const cache = createRenderCache(cacheDir);
+    const first = await processSession(await job('a'));
+    if (!first.ok) throw new Error('not processed');
+    const offsets = (await cache.readTwinPages('a'))!;
+    expect(offsets).toHaveLength(first.data.pageCount + 1);
+    expect(first.data.pageCount).toBeGreaterThan(2);
+    // Page 1's Markdown in the last twin, marked at the same length: a copy carries the mark, a render would not.
+    const twinPath = join(cache.root, 'a', 'session.md');
+    const bytes = readFileSync(twinPath);
+    const mark = Buffer.from('\nMARKED-IN-THE-LAST-TWIN\n');
+    mark.copy(bytes, offsets[0]);
+    writeFileSync(twinPath, bytes);
+    appendPrompt(file, '0000bbbb-0000-4000-8000-000000000001', 'one more prompt, appended');
+    const grown = await processSession(await job('b', 'a'));
+    if (!grown.ok) throw new Error('not processed');
+    const markdown = readFileSync(join(cache.root, 'b', 'session.md'), 'utf8');
+    expect(markdown).toContain('MARKED-IN-THE-LAST-TWIN');
+    expect(markdown).toContain('one more prompt, appended');
+    // The header holds the new totals; the page the prompt landed on was written anew.
+    expect(markdown).toContain(`${grown.data.facts.promptCount} prompts`);
+    expect(markdown.slice(0, 2000)).not.toContain(`${first.data.facts.promptCount} prompts`);
+    const after = (await cache.readTwinPages('b'))!;
+    expect(after).toHaveLength(grown.data.pageCount + 1);
+    expect(Buffer.from(markdown).subarray(after.at(-2)!, after.at(-1)!).toString()).toContain('one more prompt, appended');
+    // But for the mark (at the start of page 1, after the new header), it is what a render from scratch writes.
+    const fresh = await processSession(await job('c'));
+    if (!fresh.ok) throw new Error('not processed');
+    const clean = readFileSync(join(cache.root, 'c', 'session.md'));
+    const unmarked = Buffer.from(markdown);
+    expect(unmarked.subarray(after[0], after[0] + mark.length).equals(mark)).toBe(true);
+    clean.copy(unmarked, after[0], after[0], after[0] + mark.length);
+    expect(unmarked.equals(clean)).toBe(true);
   }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { html } from '../../../src/lib/render/sanitize.js';
 const dir = mkdtempSync(join(tmpdir(), 'sp-render-cache-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const rendered = (pages: string[]): RenderedSession => ({ pages: pages.map((p) => html`<p>${p}</p>`), pageCount: pages.length, abandoned: html`<p>gone</p>`, toc: [], overview: {} as RenderedSession['overview'], anchors: {}, toolAnchors: {}, assets: [], pageKeys: pages.map((_, i) => String(i)) });
+const rendered = (pages: string[]): RenderedSession => ({ pages: pages.map((p) => html`<p>${p}</p>`), pageCount: pages.length, abandoned: html`<p>gone</p>`, toc: [], overview: {} as RenderedSession['overview'], anchors: {}, toolAnchors: {}, assets: [], pageKeys: pages.map((_, i) => String(i)), pageTurns: pages.map(() => []) });
 
 describe('render cache', () => {
   it('keeps a session\'s Markdown beside its pages, and counts a render without it as missing', async () => {
@@ -23,6 +23,45 @@ describe('render cache', () => {
     // A folder written before the Markdown existed (an older cache) is rendered again, not served without it.
     rmSync(join(cache.root, 'k1', 'session.md'));
     expect(cache.has('k1')).toBe(false);
+  });
+
+  it("writes a twin page by page, and takes the pages a later render keeps from the last render's twin, byte for byte", async () => {
+    const cache = createRenderCache(dir);
+    const first = ['\n### Prompt 1 — café ✓\n', '\n### Prompt 2\n\nnaïve 日本語\n', '\n### Prompt 3\n'];
+    await cache.startWrite('t1');
+    await cache.write('t1', rendered(['a', 'b', 'c']), { header: '## Title — 3 prompts\n', pageCount: 3, page: (i) => first[i] }, { problems: [] });
+    expect(await cache.readMarkdown('t1')).toBe(`## Title — 3 prompts\n${first.join('')}`);
+    const offsets = (await cache.readTwinPages('t1'))!;
+    expect(offsets).toHaveLength(4);
+    expect(Buffer.from(await cache.readMarkdown('t1')).subarray(offsets[1], offsets[2]).toString()).toBe(first[1]);
+    // The session grew: pages 1 and 2 are kept, page 3 grew, page 4 is new; the header's totals changed.
+    const asked: number[] = [];
+    const grown = (i: number) => (asked.push(i), i < 2 ? undefined : ['', '', '\n### Prompt 3, grown\n', '\n### Prompt 4\n'][i]);
+    await cache.startWrite('t2');
+    await cache.write('t2', rendered(['a', 'b', 'c', 'd']), { header: '## Title — 4 prompts\n', pageCount: 4, page: grown, from: 't1' }, { problems: [] });
+    expect(await cache.readMarkdown('t2')).toBe(`## Title — 4 prompts\n${first[0]}${first[1]}\n### Prompt 3, grown\n\n### Prompt 4\n`);
+    expect(asked).toEqual([0, 1, 2, 3]);
+    // Kept again by the next render, from a twin that was itself partly copied.
+    await cache.startWrite('t3');
+    await cache.write('t3', rendered(['a', 'b', 'c', 'd']), { header: '## Title\n', pageCount: 4, page: () => undefined, from: 't2' }, { problems: [] });
+    expect(await cache.readMarkdown('t3')).toBe(`## Title\n${first[0]}${first[1]}\n### Prompt 3, grown\n\n### Prompt 4\n`);
+    expect(cache.has('t3')).toBe(true);
+  });
+
+  it("refuses to take a page the last render's twin does not have, and leaves no Markdown behind", async () => {
+    const cache = createRenderCache(dir);
+    await cache.startWrite('u1');
+    await cache.write('u1', rendered(['a']), { header: '# one\n', pageCount: 1, page: () => '\none page\n' }, { problems: [] });
+    await cache.startWrite('u2');
+    await expect(cache.write('u2', rendered(['a', 'b']), { header: '# two\n', pageCount: 2, page: () => undefined, from: 'u1' }, { problems: [] })).rejects.toThrow(/page 2 of the last render's Markdown/);
+    expect(cache.has('u2')).toBe(false);
+    // A twin cut short offers none either.
+    writeFileSync(join(cache.root, 'u1', 'session.md'), '# one\n');
+    expect(await cache.readTwinPages('u1')).toBeUndefined();
+    // A twin written whole (not page by page) offers no pages.
+    await cache.startWrite('u3');
+    await cache.write('u3', rendered(['a']), '# whole\n', { problems: [] });
+    expect(await cache.readTwinPages('u3')).toBeUndefined();
   });
 
   it('takes pages one at a time as they are rendered, and is whole only once the rest is written', async () => {

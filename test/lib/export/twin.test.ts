@@ -2,8 +2,9 @@ import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { openSessionById } from '../../../src/lib/build/open-session.js';
 import { GITHUB_COMMENT_LIMIT, sessionToMarkdown } from '../../../src/lib/export/markdown.js';
-import { markdownTwin } from '../../../src/lib/export/twin.js';
-import { paginateTurns } from '../../../src/lib/site/pages.js';
+import { markdownTwin, twinParts } from '../../../src/lib/export/twin.js';
+import { sessionUrlFromMarkdown } from '../../../src/lib/site/urls.js';
+import { isContinuation, paginateTurns } from '../../../src/lib/site/pages.js';
 import { corpusRoot } from '../../helpers/shared.js';
 
 // A corpus session longer than a GitHub comment: the export cuts it, the twin must not.
@@ -23,6 +24,18 @@ describe('markdownTwin', async () => {
     expect(twin.length).toBeGreaterThan(GITHUB_COMMENT_LIMIT);
     expect(twin).not.toMatch(/Cut to stay under|This message was cut to fit/);
     expect(twin.startsWith(`## ${session.title.split('\n')[0].slice(0, 20)}`)).toBe(true);
+  });
+
+  it('is its header and the Markdown of each page joined, as the export writes the whole session', () => {
+    const parts = twinParts(session, anchors);
+    expect(pages.length).toBeGreaterThan(3);
+    expect(parts.header + pages.map((turns) => parts.turns(turns)).join('')).toBe(twin);
+    const [whole] = sessionToMarkdown(session, { limit: Infinity, pageUrl: sessionUrlFromMarkdown(), messageUrl: (uuid) => sessionUrlFromMarkdown({ page: anchors[uuid], message: uuid }) });
+    expect(twin).toBe(whole);
+    // Cut by weight too, so that turns are split across pages.
+    const cut = paginateTurns(session.turns, 3, { bytes: 20_000, elements: 300 });
+    expect(cut.flat().some(isContinuation)).toBe(true);
+    expect(parts.header + cut.map((turns) => parts.turns(turns)).join('')).toBe(twin);
   });
 
   it('links each prompt to its page relative to the twin: ./#m-<uuid> on page 1, <n>/#m-<uuid> after', () => {
