@@ -92,7 +92,7 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
   const kept = (i: number) => lastTwin !== undefined && i + 1 < lastTwin.length && !!rendered.pageDigests?.[i] && rendered.pageDigests[i] === digests[i];
   const twin =
     rendered.pageCount > 1
-      ? { header: parts.header, pageCount: rendered.pageCount, page: (i: number) => (kept(i) ? undefined : parts.turns(rendered.pageTurns[i])), ...(previous ? { from: previous } : {}) }
+      ? { header: parts.header, pageCount: rendered.pageCount, page: (i: number) => (kept(i) ? undefined : parts.turns(rendered.pageTurns[i])), ...(previous && lastTwin ? { from: { key: previous, pages: lastTwin } } : {}) }
       : parts.header + parts.turns(session.turns);
   const anchorMap = placeAnchorMap(sessionAnchorMap(rendered));
   await cache.write(job.cacheKey, rendered, twin, { problems: session.diagnostics, anchorMap: anchorMap.file, ...(clean ? { clean: clean.toBuffer() } : {}) });

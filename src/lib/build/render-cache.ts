@@ -21,14 +21,14 @@ export type RenderCache = ReturnType<typeof createRenderCache>;
  * A session's Markdown twin as the render cache writes it: its header, then
  * each page's Markdown (see `twinParts`). `page(i)` (0-based) gives it, or
  * `undefined` for a page whose Markdown is that of the same page of render
- * `from`: then its bytes are copied from that render's twin, which
- * `readTwinPages(from)` must have said has it.
+ * `from.key`: then its bytes are copied from that render's twin, at the
+ * offsets `readTwinPages(from.key)` gave (`from.pages`).
  */
 export interface TwinWrite {
   header: string;
   pageCount: number;
   page(i: number): string | undefined;
-  from?: string;
+  from?: { key: string; pages: readonly number[] };
 }
 
 /** Bytes copied at a time from the last render's twin. */
@@ -96,9 +96,9 @@ export function createRenderCache(astroCacheDir: string) {
    */
   const writeTwin = async (key: string, twin: TwinWrite) => {
     const path = markdownFile(key);
-    const from = twin.from === undefined ? undefined : await readTwinPagesOf(twin.from);
+    const from = twin.from?.pages;
     const out = await open(`${path}.part`, 'w');
-    const source = from ? await open(markdownFile(twin.from!), 'r') : undefined;
+    const source = twin.from ? await open(markdownFile(twin.from.key), 'r') : undefined;
     try {
       const offsets: number[] = [];
       let at = 0;
@@ -112,7 +112,7 @@ export function createRenderCache(astroCacheDir: string) {
       const flush = async () => {
         for (let pos = run!.start; pos < run!.end; ) {
           const { bytesRead, buffer } = await source!.read(Buffer.allocUnsafe(Math.min(COPY_BLOCK, run!.end - pos)), 0, Math.min(COPY_BLOCK, run!.end - pos), pos);
-          if (bytesRead === 0) throw new Error(`the last render's Markdown (${twin.from}) ends early`);
+          if (bytesRead === 0) throw new Error(`the last render's Markdown (${twin.from!.key}) ends early`);
           await put(buffer.subarray(0, bytesRead));
           pos += bytesRead;
         }
@@ -122,7 +122,7 @@ export function createRenderCache(astroCacheDir: string) {
         offsets.push(at + (run ? run.end - run.start : 0));
         const text = twin.page(i);
         if (text === undefined) {
-          if (!from || i + 1 >= from.length || !source) throw new Error(`page ${i + 1} of the last render's Markdown (${twin.from}) is not known`);
+          if (!from || i + 1 >= from.length || !source) throw new Error(`page ${i + 1} of the last render's Markdown (${twin.from?.key}) is not known`);
           if (run && run.end === from[i]) run.end = from[i + 1];
           else {
             if (run) await flush();
@@ -141,20 +141,6 @@ export function createRenderCache(astroCacheDir: string) {
       await source?.close();
     }
     await rename(`${path}.part`, path);
-  };
-  /**
-   * Where each page's Markdown starts in a render's twin (see `writeTwin`), or
-   * none when it was not written page by page, is gone, or is not as long as
-   * they say (then nothing is copied from it: its pages are written anew).
-   */
-  const readTwinPagesOf = async (key: string): Promise<number[] | undefined> => {
-    try {
-      const list: unknown = JSON.parse(await readFile(twinPagesFile(key), 'utf8'));
-      if (!Array.isArray(list) || list.length < 2 || !list.every((n, i) => Number.isSafeInteger(n) && n >= (i ? list[i - 1] : 0))) return undefined;
-      return (await stat(markdownFile(key))).size === list.at(-1) ? (list as number[]) : undefined;
-    } catch {
-      return undefined;
-    }
   };
   return {
     root,
@@ -205,9 +191,20 @@ export function createRenderCache(astroCacheDir: string) {
         await writeFile(markdownFile(key), markdown);
       } else await writeTwin(key, markdown);
     },
-    /** Where each page's Markdown starts in a render's twin, in bytes, then where it ends; none when it was not written page by page (see `TwinWrite`). */
-    readTwinPages(key: string): Promise<number[] | undefined> {
-      return readTwinPagesOf(key);
+    /**
+     * Where each page's Markdown starts in a render's twin, in bytes, then
+     * where it ends (see `TwinWrite`); none when it was not written page by
+     * page, is gone, or is not as long as they say (then nothing is copied
+     * from it: its pages are written anew).
+     */
+    async readTwinPages(key: string): Promise<number[] | undefined> {
+      try {
+        const list: unknown = JSON.parse(await readFile(twinPagesFile(key), 'utf8'));
+        if (!Array.isArray(list) || list.length < 2 || !list.every((n, i) => Number.isSafeInteger(n) && n >= (i ? list[i - 1] : 0))) return undefined;
+        return (await stat(markdownFile(key))).size === list.at(-1) ? (list as number[]) : undefined;
+      } catch {
+        return undefined;
+      }
     },
     /** One rendered page of a session, and its abandoned branches on page 1. */
     async readPage(key: string, page: number): Promise<{ transcript: SafeHtml; abandoned: SafeHtml }> {

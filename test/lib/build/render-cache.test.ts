@@ -38,12 +38,12 @@ describe('render cache', () => {
     const asked: number[] = [];
     const grown = (i: number) => (asked.push(i), i < 2 ? undefined : ['', '', '\n### Prompt 3, grown\n', '\n### Prompt 4\n'][i]);
     await cache.startWrite('t2');
-    await cache.write('t2', rendered(['a', 'b', 'c', 'd']), { header: '## Title — 4 prompts\n', pageCount: 4, page: grown, from: 't1' }, { problems: [] });
+    await cache.write('t2', rendered(['a', 'b', 'c', 'd']), { header: '## Title — 4 prompts\n', pageCount: 4, page: grown, from: { key: 't1', pages: offsets } }, { problems: [] });
     expect(await cache.readMarkdown('t2')).toBe(`## Title — 4 prompts\n${first[0]}${first[1]}\n### Prompt 3, grown\n\n### Prompt 4\n`);
     expect(asked).toEqual([0, 1, 2, 3]);
     // Kept again by the next render, from a twin that was itself partly copied.
     await cache.startWrite('t3');
-    await cache.write('t3', rendered(['a', 'b', 'c', 'd']), { header: '## Title\n', pageCount: 4, page: () => undefined, from: 't2' }, { problems: [] });
+    await cache.write('t3', rendered(['a', 'b', 'c', 'd']), { header: '## Title\n', pageCount: 4, page: () => undefined, from: { key: 't2', pages: (await cache.readTwinPages('t2'))! } }, { problems: [] });
     expect(await cache.readMarkdown('t3')).toBe(`## Title\n${first[0]}${first[1]}\n### Prompt 3, grown\n\n### Prompt 4\n`);
     expect(cache.has('t3')).toBe(true);
   });
@@ -53,7 +53,7 @@ describe('render cache', () => {
     await cache.startWrite('u1');
     await cache.write('u1', rendered(['a']), { header: '# one\n', pageCount: 1, page: () => '\none page\n' }, { problems: [] });
     await cache.startWrite('u2');
-    await expect(cache.write('u2', rendered(['a', 'b']), { header: '# two\n', pageCount: 2, page: () => undefined, from: 'u1' }, { problems: [] })).rejects.toThrow(/page 2 of the last render's Markdown/);
+    await expect(cache.write('u2', rendered(['a', 'b']), { header: '# two\n', pageCount: 2, page: () => undefined, from: { key: 'u1', pages: (await cache.readTwinPages('u1'))! } }, { problems: [] })).rejects.toThrow(/page 2 of the last render's Markdown/);
     expect(cache.has('u2')).toBe(false);
     // A twin cut short offers none either.
     writeFileSync(join(cache.root, 'u1', 'session.md'), '# one\n');
