@@ -16,7 +16,7 @@ import { copyTree, isLinkedTree, mapLimit } from '../lib/fs/parallel.js';
 import { INTERFACE_LABELS } from '../lib/render/interface-labels.js';
 import { bundleDir, SEARCH_MANIFEST, type SearchManifest } from '../lib/search/manifest.js';
 import { searchDigest } from '../lib/search/page-digest.js';
-import { fragmentDates, oversizedSessions, SEARCH_BODY_ATTR, shardCount, shardOf } from '../lib/search/shards.js';
+import { assignShards, fragmentDates, SEARCH_BODY_ATTR } from '../lib/search/shards.js';
 
 export interface PagefindIntegrationOptions {
   /** About this much searchable HTML goes into one index shard (see src/lib/search/shards.ts). */
@@ -113,14 +113,7 @@ export async function indexSearchPages(job: SearchIndexJob, ledger: OutputLedger
   const version = await pagefindVersion();
   const pages = await searchablePages(outDir, job.html);
   const total = pages.reduce((n, p) => n + p.bytes, 0);
-  const count = shardCount(total, job.shardBytes);
-  const groups = Array.from({ length: count }, () => [] as SearchPage[]);
-  const spread = oversizedSessions(pages, job.shardBytes);
-  for (const p of pages) groups[shardOf(p.rel, count, spread)].push(p);
-  // Bundles are numbered over the shards that have pages; a site with nothing searchable still
-  // gets one (empty) bundle, so the search box answers "no results" instead of failing.
-  const shards = groups.filter((g) => g.length > 0);
-  if (!shards.length) shards.push([]);
+  const { count, shards } = assignShards(pages, job.shardBytes);
 
   const digests = shards.map((list) =>
     createHash('sha256').update(JSON.stringify([SHARD_FORMAT, version, count, EXCLUDE_SELECTORS, list.map((p) => [p.rel, p.sha])])).digest('hex').slice(0, 24),

@@ -47,29 +47,39 @@ export function shardKeyOf(relPath: string): string {
  * How many consecutive pages of a spread session share a shard. An append
  * rewrites a session's last page and adds the pages after it (a 1 MB append
  * to a long session: three or four): in runs of this many pages they nearly
- * always fall in one shard, which is then the only one indexed again. Spread
- * page by page, they fell in two or three.
+ * always fall in one run. Spread page by page, they fell in two or three shards.
  */
 export const SPREAD_RUN_PAGES = 16;
 
 /**
- * The shard of a page, from its path relative to the site root. Every page of
- * one session (`sessions/<project>/<id>/…`) lands in the same shard, so a changed
- * session touches one shard; the hash keeps the assignment stable as sessions
- * come and go (it changes only when the number of shards does). A session in
- * `spread` (one larger than a shard) has its pages spread over the shards
- * instead, in runs of `SPREAD_RUN_PAGES` pages, run after run round the shards
- * from one its name picks (so they share the session's pages evenly, and a
- * page's shard never depends on how many pages come after it): pagefind holds
+ * The shard of a page, from its path relative to the site root: a number below
+ * `shards`, or `shards` itself for the tail shard (see `assignShards`). Every
+ * page of one session (`sessions/<project>/<id>/…`) lands in the same shard, so
+ * a changed session touches one shard; the hash keeps the assignment stable as
+ * sessions come and go (it changes only when the number of shards does).
+ *
+ * A session in `spread` (one larger than a shard; the map gives its last page)
+ * has its pages spread over the shards instead, in runs of `SPREAD_RUN_PAGES`
+ * pages, run after run round the shards from one its name picks: pagefind holds
  * a whole shard in memory, and one 630 MB session in one shard took 2.9 GB.
+ * Its last run, the one an append rewrites, goes to the tail shard, which holds
+ * only such runs: an append re-indexes those few pages, not the sixteenth of the
+ * session its run's shard holds (a 1 MB append to the 630 MB session: 103
+ * pages in 11 s). A run joins its shard once the session has grown past it, and
+ * a page's shard never depends on how many runs come after its own. With
+ * `tail` false, the last run goes to its shard like the others.
  */
-export function shardOf(relPath: string, shards: number, spread?: ReadonlySet<string>): number {
+export function shardOf(relPath: string, shards: number, spread?: ReadonlyMap<string, number>, tail = true): number {
   if (shards <= 1) return 0;
   const session = shardKeyOf(relPath);
   const start = createHash('sha256').update(session).digest().readUInt32BE(0) % shards;
-  if (!spread?.has(session)) return start;
-  return (start + Math.floor((sessionPageOf(relPath) - 1) / SPREAD_RUN_PAGES)) % shards;
+  const last = spread?.get(session);
+  if (last === undefined) return start;
+  const run = runOf(sessionPageOf(relPath));
+  return tail && run === runOf(last) ? shards : (start + run) % shards;
 }
+
+const runOf = (page: number) => Math.floor((page - 1) / SPREAD_RUN_PAGES);
 
 /** The 1-based page of a session page's path (`…/<id>/index.html` is 1, `…/<id>/7/index.html` is 7); 1 for any other file of the session. */
 function sessionPageOf(relPath: string): number {
@@ -77,14 +87,48 @@ function sessionPageOf(relPath: string): number {
   return m ? Number(m[1]) : 1;
 }
 
-/** The sessions whose pages together hold more than `shardBytes` of HTML: their pages are spread over the shards (see `shardOf`). */
-export function oversizedSessions(pages: ReadonlyArray<{ rel: string; bytes: number }>, shardBytes: number): Set<string> {
-  const totals = new Map<string, number>();
+/** The sessions whose pages together hold more than `shardBytes` of HTML, each with its last page: their pages are spread over the shards (see `shardOf`). */
+export function oversizedSessions(pages: ReadonlyArray<{ rel: string; bytes: number }>, shardBytes: number): Map<string, number> {
+  const totals = new Map<string, { bytes: number; last: number }>();
   for (const p of pages) {
     const key = shardKeyOf(p.rel);
-    totals.set(key, (totals.get(key) ?? 0) + p.bytes);
+    const t = totals.get(key) ?? { bytes: 0, last: 1 };
+    t.bytes += p.bytes;
+    t.last = Math.max(t.last, sessionPageOf(p.rel));
+    totals.set(key, t);
   }
-  return new Set([...totals].filter(([key, bytes]) => bytes > shardBytes && key.startsWith('sessions/')).map(([key]) => key));
+  return new Map([...totals].filter(([key, t]) => t.bytes > shardBytes && key.startsWith('sessions/')).map(([key, t]) => [key, t.last]));
+}
+
+/** The pages of a site in their shards (see `assignShards`). */
+export interface ShardPlan<T> {
+  /** How many shards the hash spreads sessions over (`shardCount`): part of every shard's digest. */
+  count: number;
+  /** The shards that hold pages, in order, the tail last; one empty shard when there is nothing to search. */
+  shards: T[][];
+}
+
+/**
+ * Splits a site's searchable pages into shards: `shardCount` shards by
+ * `shardOf`, and a tail shard after them with the last run of every spread
+ * session. The tail is kept only while it holds no more than an average shard
+ * (or `shardBytes`), so it never raises pagefind's memory bound; past that,
+ * those runs go to their own shards like the others.
+ */
+export function assignShards<T extends { rel: string; bytes: number }>(pages: readonly T[], shardBytes: number): ShardPlan<T> {
+  const total = pages.reduce((n, p) => n + p.bytes, 0);
+  const count = shardCount(total, shardBytes);
+  const spread = oversizedSessions(pages, shardBytes);
+  const groups = Array.from({ length: count + 1 }, () => [] as T[]);
+  for (const p of pages) groups[shardOf(p.rel, count, spread)].push(p);
+  const tail = groups[count];
+  if (tail.reduce((n, p) => n + p.bytes, 0) > Math.max(shardBytes, total / count)) {
+    for (const p of tail.splice(0)) groups[shardOf(p.rel, count, spread, false)].push(p);
+  }
+  const shards = groups.filter((g) => g.length > 0);
+  // A site with nothing searchable still gets one (empty) bundle, so the search box answers "no results" instead of failing.
+  if (!shards.length) shards.push([]);
+  return { count, shards };
 }
 
 /**
