@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import { toPosix, type SessionSource } from '../discover.js';
 import { twinParts } from '../export/twin.js';
 import type { RedactionOptions, Redactor } from '../redact/types.js';
+import type { Tokenizer } from '../render/highlight.js';
 import { placeAnchorMap, sessionAnchorMap, toEntryData, type SessionEntryData } from './entry-data.js';
 import { openSession } from './open-session.js';
 import { readHead } from '../fs/read-head.js';
@@ -27,6 +28,8 @@ export interface SessionJob {
   renderSalt?: string;
   /** The render cache key of this session's last render (it changed since): its unchanged pages are reused. */
   previousKey?: string;
+  /** Tokenise the code its pages show on a second thread too (highlight-helper.ts): set for a big session processed alone, with a core to spare. */
+  helper?: boolean;
 }
 
 export type SessionJobResult =
@@ -56,9 +59,9 @@ export type SessionJobResult =
  * The per-session build path: opens one session (read → redact → model),
  * renders it, writes its pages and its Markdown to the render cache, and returns the
  * (redacted) store data. Pure of Astro, so the loader can run it in-process
- * or in a worker thread.
+ * or in a worker thread. `tokenizer`: a helper thread's (`job.helper`).
  */
-export async function processSession(job: SessionJob): Promise<SessionJobResult> {
+export async function processSession(job: SessionJob, tokenizer?: Tokenizer): Promise<SessionJobResult> {
   const started = performance.now();
   const { source } = job;
   const cache = createRenderCache(job.cacheDir);
@@ -84,7 +87,7 @@ export async function processSession(job: SessionJob): Promise<SessionJobResult>
   };
   // Each page goes to the cache as soon as it is made: a huge session's pages are never all in memory.
   const writePage = await cache.startWrite(job.cacheKey);
-  const rendered = await renderSession(session, job.render, job.renderSalt === undefined ? undefined : { salt: job.renderSalt, ...(digests.length ? { previous: { digests, read, keep } } : {}) }, writePage);
+  const rendered = await renderSession(session, job.render, job.renderSalt === undefined ? undefined : { salt: job.renderSalt, ...(digests.length ? { previous: { digests, read, keep } } : {}) }, writePage, tokenizer);
   // The twin page by page: a page the render kept has the Markdown it had (its turns and its prompts' page are the same), copied from the last twin.
   // A session of one page is written whole: its page is the one an append changes.
   const parts = twinParts(session, rendered.anchors);

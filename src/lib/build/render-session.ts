@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { withDeferredHighlightingAsync, type Tokenizer } from '../render/highlight.js';
 import { createRenderContext, prepareMessages, renderTranscriptSafe, startPage } from '../render/render-message.js';
 import { html, joinHtml, unescapeTextQuotes, type SafeHtml } from '../render/sanitize.js';
 import type { Message, Session, Turn } from '../transcript/types.js';
@@ -101,9 +102,10 @@ export function assetName(bytes: Buffer, mediaType: string): string {
 /**
  * Renders a session's transcript to HTML pages once, so that a build can cache
  * the result by content digest. Pages are cut by `paginateTurns` (by turns and
- * by weight), so a message keeps its page when the session grows.
+ * by weight), so a message keeps its page when the session grows. With a
+ * `tokenizer`, the code each page shows is tokenised on two threads at once.
  */
-export async function renderSession(session: Session, options: RenderSessionOptions, reuse?: PageReuse, sink?: PageSink): Promise<RenderedSession> {
+export async function renderSession(session: Session, options: RenderSessionOptions, reuse?: PageReuse, sink?: PageSink, tokenizer?: Tokenizer): Promise<RenderedSession> {
   await prepareMessages([...session.messages, ...session.abandoned.flatMap((b) => b.messages)]);
   const assets = new Map<string, AssetRef>();
   let pageEmitted = false;
@@ -167,11 +169,9 @@ export async function renderSession(session: Session, options: RenderSessionOpti
       else pages.push(page);
       continue;
     }
-    const parts: SafeHtml[] = [];
     startPage(ctx);
     pageEmitted = false;
-    for (const turn of turns) parts.push(renderTurn(turn, ctx, forkMarkers));
-    const page = unescapeTextQuotes(joinHtml(parts, NEWLINE));
+    const page = unescapeTextQuotes(await withDeferredHighlightingAsync(() => joinHtml(turns.map((turn) => renderTurn(turn, ctx, forkMarkers)), NEWLINE), tokenizer));
     if (!digest) contentDigests[i] = createHash('sha256').update(page.value).digest('hex');
     if (sink) await sink(i + 1, page);
     else pages.push(page);

@@ -1,23 +1,34 @@
 /**
  * Worker-thread entry: runs `processSession` for jobs posted by the loader, so
- * a cold build uses every core. Bundled on the fly by `worker-pool.ts`.
+ * a cold build uses every core. Bundled on the fly by `worker-pool.ts`. The
+ * same bundle, started with `HIGHLIGHT_HELPER_ROLE`, is a session's highlight
+ * helper (highlight-helper.ts).
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { HIGHLIGHT_HELPER_ROLE, serveHighlightHelper, startHighlightHelper } from './highlight-helper.js';
 import { processSession, type SessionJob, type SessionJobResult } from './process-session.js';
 import type { ThreadAnswer } from './worker-pool.js';
 import { warmUp } from './worker-warm-up.js';
 
-// Started at once: a thread started early (prestartSessionPool) is warm when its first session comes.
-const warm = warmUp();
+if ((workerData as { role?: string } | undefined)?.role === HIGHLIGHT_HELPER_ROLE) serveHighlightHelper(parentPort!);
+else serveSessions();
 
-parentPort?.on('message', async (job: SessionJob) => {
-  await warm;
-  let answer: ThreadAnswer<SessionJobResult>;
-  try {
-    answer = { result: await processSession(job) };
-  } catch (err) {
-    const e = err instanceof Error ? err : new Error(String(err));
-    answer = { error: { name: e.name, message: e.message, ...(e.stack ? { stack: e.stack } : {}) } };
-  }
-  parentPort!.postMessage(answer);
-});
+function serveSessions(): void {
+  // Started at once: a thread started early (prestartSessionPool) is warm when its first session comes.
+  const warm = warmUp();
+  parentPort?.on('message', async (job: SessionJob) => {
+    // Started before this thread's warm-up is awaited: the helper warms while the session is read.
+    const helper = job.helper ? startHighlightHelper(new URL(import.meta.url)) : undefined;
+    await warm;
+    let answer: ThreadAnswer<SessionJobResult>;
+    try {
+      answer = { result: await processSession(job, helper?.tokenizer) };
+    } catch (err) {
+      const e = err instanceof Error ? err : new Error(String(err));
+      answer = { error: { name: e.name, message: e.message, ...(e.stack ? { stack: e.stack } : {}) } };
+    } finally {
+      await helper?.close();
+    }
+    parentPort!.postMessage(answer);
+  });
+}

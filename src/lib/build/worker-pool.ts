@@ -91,6 +91,18 @@ export function createThreadPool<J, R>(start: () => Worker, size: number, first:
   };
 }
 
+/** Sessions smaller than this are rendered without a highlight helper: starting one costs more than it saves. */
+export const HELPER_MIN_BYTES = 8e6;
+
+/**
+ * Whether a session job gets a highlight helper (highlight-helper.ts): a big
+ * session rendered from scratch (a grown one renders its last pages only),
+ * processed alone on `threads` threads while the machine has a core to spare.
+ */
+export function wantsHighlightHelper(job: SessionJob, jobs: number, threads: number, cores = availableParallelism()): boolean {
+  return jobs === 1 && threads < cores && job.previousKey === undefined && job.source.size >= HELPER_MIN_BYTES;
+}
+
 /**
  * Starts worker threads that process sessions in parallel. The worker's
  * TypeScript is bundled with esbuild into Astro's cache folder, its npm

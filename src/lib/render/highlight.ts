@@ -20,7 +20,7 @@ import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
 import { cleanTerminal, hasAnsi, stripAnsi } from './ansi.js';
 import { PLAIN_LANGS, resolveLanguage } from './languages.js';
 import { html, spliceHtml, type HtmlValue, type SafeHtml } from './sanitize.js';
-import { LAZY_ATTR, THEME_NAME, THEME_OPTIONS, toLine, type Line } from './token-classes.js';
+import { decodeLines, encodeLines, LAZY_ATTR, THEME_NAME, THEME_OPTIONS, toLine, type EncodedLines, type Line } from './token-classes.js';
 
 // Re-exported: renderers and tests import the whole highlighting API from this module.
 export { cleanTerminal, hasAnsi, stripAnsi } from './ansi.js';
@@ -122,7 +122,7 @@ export interface HighlightOptions {
 export function highlightCode(code: string, options: HighlightOptions = {}): SafeHtml {
   const text = code.replace(/\r\n?/g, '\n');
   const id = resolveLanguage(options.lang);
-  if (deferring && isDeferrable(text, id)) return deferring.add(() => codeBlock(text, id, options, true), () => codeBlock(text, id, options, false));
+  if (deferring && isDeferrable(text, id)) return deferring.add(() => codeBlock(text, id, options, true), () => codeBlock(text, id, options, false), { text, id: id! });
   return codeBlock(text, id, options, true);
 }
 
@@ -199,7 +199,14 @@ export { LAZY_ATTR } from './token-classes.js';
 let deferring: DeferredScope | undefined;
 
 interface DeferredScope {
-  add(highlighted: () => SafeHtml, plain: () => SafeHtml): SafeHtml;
+  add(highlighted: () => SafeHtml, plain: () => SafeHtml, need: TokenizeNeed): SafeHtml;
+}
+
+interface DeferredItem {
+  highlighted: () => SafeHtml;
+  plain: () => SafeHtml;
+  /** What `highlighted` tokenises. */
+  need: TokenizeNeed;
 }
 
 const NONCE = Math.random().toString(36).slice(2, 10);
@@ -209,6 +216,52 @@ const OPEN_ATTR_RE = /\sopen(?=[\s=>/]|$)/i;
 /** Only blocks that would be tokenised by a grammar are worth deferring; the rest are plain anyway. */
 function isDeferrable(text: string, id: string | undefined): boolean {
   return !!id && id !== 'ansi' && !!highlighter && loaded.has(id) && text.length <= HIGHLIGHT_MAX_BYTES;
+}
+
+/** Runs `render` with highlighting deferred: its markup, with a placeholder for each item. */
+function renderDeferred<T extends SafeHtml | string>(render: () => T): { markup: T; items: DeferredItem[] } {
+  const items: DeferredItem[] = [];
+  deferring = {
+    add(highlighted, plain, need) {
+      items.push({ highlighted, plain, need });
+      // Escaping leaves these characters as they are: the placeholder is found again in the markup.
+      return html`${`\uE000${NONCE}:${items.length - 1}\uE001`}`;
+    },
+  };
+  try {
+    return { markup: render(), items };
+  } finally {
+    deferring = undefined;
+  }
+}
+
+/**
+ * Reads the markup's placeholders and `<details>` tags in order: for each
+ * placeholder `visit` gets its item and whether a closed `<details>` encloses
+ * it, and what it returns takes the placeholder's place (a tag stays).
+ */
+function visitPlaceholders<T>(items: DeferredItem[], visit: (item: DeferredItem | undefined, hidden: boolean) => T): (match: string, index: string | undefined) => T | undefined {
+  // A stack of the enclosing <details>: true for each one that is closed.
+  const closed: boolean[] = [];
+  let closedDepth = 0;
+  return (match, index) => {
+    if (index !== undefined) return visit(items[Number(index)], closedDepth > 0);
+    if (match[1] === '/') {
+      if (closed.pop()) closedDepth--;
+    } else {
+      const isClosed = !OPEN_ATTR_RE.test(match.slice(8, -1));
+      closed.push(isClosed);
+      if (isClosed) closedDepth++;
+    }
+    return undefined;
+  };
+}
+
+/** The markup with each placeholder replaced: the highlighted block where it is shown, the plain one in a closed `<details>`. */
+function resolveDeferred<T extends SafeHtml | string>(markup: T, items: DeferredItem[]): T {
+  const resolve = visitPlaceholders(items, (item, hidden) => (item ? (hidden ? item.plain() : item.highlighted()) : html``));
+  if (typeof markup === 'string') return markup.replace(PLACEHOLDER_RE, (match: string, index: string | undefined) => resolve(match, index)?.value ?? match) as T;
+  return spliceHtml(markup, PLACEHOLDER_RE, (match, [index]) => resolve(match, index)) as T;
 }
 
 /**
@@ -222,40 +275,103 @@ export function withDeferredHighlighting(render: () => SafeHtml): SafeHtml;
 export function withDeferredHighlighting(render: () => string): string;
 export function withDeferredHighlighting(render: () => SafeHtml | string): SafeHtml | string {
   if (deferring) return render();
-  const items: Array<{ highlighted: () => SafeHtml; plain: () => SafeHtml }> = [];
-  deferring = {
-    add(highlighted, plain) {
-      items.push({ highlighted, plain });
-      // Escaping leaves these characters as they are: the placeholder is found again in the markup.
-      return html`${`\uE000${NONCE}:${items.length - 1}\uE001`}`;
-    },
-  };
-  let markup: SafeHtml | string;
-  try {
-    markup = render();
-  } finally {
-    deferring = undefined;
-  }
+  const { markup, items } = renderDeferred(render);
+  return items.length ? resolveDeferred(markup, items) : markup;
+}
+
+/** Code a shown block needs tokenised: its text (line ends already `\n`) and its grammar. */
+export interface TokenizeNeed {
+  text: string;
+  id: string;
+}
+
+/**
+ * Tokenises blocks on another thread (src/lib/build/highlight-helper.ts):
+ * with the grammars loaded here (`langs`, so that the other thread's output is
+ * this one's), it answers with each block's lines encoded, and how long that took.
+ */
+export type Tokenizer = (needs: TokenizeNeed[], langs: string[]) => Promise<TokenizerAnswer>;
+
+export interface TokenizerAnswer {
+  lines: EncodedLines[];
+  ms: number;
+}
+
+/** What share of a page's code each tokenizer takes: it follows how fast each thread turned out (see `withDeferredHighlightingAsync`). */
+const shares = new WeakMap<Tokenizer, { share: number }>();
+
+/** Tokens made ahead for the blocks being resolved (see `withDeferredHighlightingAsync`), by grammar and text. */
+let prefetched: Map<string, Line[]> | undefined;
+const needKey = (id: string, text: string) => `${id}\u0000${text}`;
+
+/** Below this much code, a page's blocks are tokenised here: handing them over would cost more. */
+const SHARE_MIN_BYTES = 1024;
+
+/**
+ * `withDeferredHighlighting` for a whole page (`render` gives its markup),
+ * with the code it shows tokenised on two threads at the same time:
+ * `tokenizer`'s and this one, each a share of it by size that follows their
+ * speed. Then the placeholders are resolved as `withDeferredHighlighting`
+ * resolves them, from those tokens: the markup is the same. A block the other
+ * thread fails on, or answers for with lines that are not its text, is
+ * tokenised here.
+ */
+export async function withDeferredHighlightingAsync(render: () => SafeHtml, tokenizer: Tokenizer | undefined): Promise<SafeHtml> {
+  // Without a helper, each message resolves its own placeholders, as it always did.
+  if (deferring || !tokenizer) return render();
+  const { markup, items } = renderDeferred(render);
   if (!items.length) return markup;
-  // A stack of the enclosing <details>: true for each one that is closed.
-  const closed: boolean[] = [];
-  let closedDepth = 0;
-  const resolve = (match: string, index: string | undefined): SafeHtml | undefined => {
-    if (index !== undefined) {
-      const item = items[Number(index)];
-      return item ? (closedDepth > 0 ? item.plain() : item.highlighted()) : html``;
+  const shown = new Map<string, TokenizeNeed>();
+  const scan = visitPlaceholders(items, (item, hidden) => {
+    if (item && !hidden) shown.set(needKey(item.need.id, item.need.text), item.need);
+  });
+  for (const m of markup.value.matchAll(PLACEHOLDER_RE)) scan(m[0], m[1]);
+  const needs = [...shown.values()];
+  const total = needs.reduce((n, need) => n + need.text.length, 0);
+  const tokens = new Map<string, Line[]>();
+  if (total >= SHARE_MIN_BYTES) {
+    // The first blocks, about the other thread's share of the code, to it; the rest here meanwhile.
+    const state = shares.get(tokenizer) ?? { share: 0.5 };
+    shares.set(tokenizer, state);
+    let split = 0;
+    let theirBytes = 0;
+    for (; split < needs.length && theirBytes < total * state.share; split++) theirBytes += needs[split].text.length;
+    const theirs = needs.slice(0, split);
+    const answer = tokenizer(theirs, [...loaded].sort()).catch(() => undefined);
+    const started = performance.now();
+    for (const need of needs.slice(split)) tokens.set(needKey(need.id, need.text), tokenize(need.text, need.id));
+    const ownMs = performance.now() - started;
+    const encoded = await answer;
+    theirs.forEach((need, i) => {
+      const lines = encoded?.lines[i] ? decodeLines(need.text, encoded.lines[i]) : undefined;
+      if (lines) tokens.set(needKey(need.id, need.text), lines);
+    });
+    // Each thread's speed on this page sets the next page's split, so that neither waits for the other long
+    // (a helper starts slower: shiki's JavaScript engine translates each grammar rule on its first use, per thread).
+    if (encoded && encoded.ms > 0 && ownMs > 0 && theirBytes > 0 && total > theirBytes) {
+      const theirRate = theirBytes / encoded.ms;
+      const balanced = theirRate / (theirRate + (total - theirBytes) / ownMs);
+      state.share = Math.min(0.9, Math.max(0.1, state.share * 0.7 + balanced * 0.3));
     }
-    if (match[1] === '/') {
-      if (closed.pop()) closedDepth--;
-    } else {
-      const isClosed = !OPEN_ATTR_RE.test(match.slice(8, -1));
-      closed.push(isClosed);
-      if (isClosed) closedDepth++;
-    }
-    return undefined;
-  };
-  if (typeof markup === 'string') return markup.replace(PLACEHOLDER_RE, (match: string, index: string | undefined) => resolve(match, index)?.value ?? match);
-  return spliceHtml(markup, PLACEHOLDER_RE, (match, [index]) => resolve(match, index));
+  }
+  prefetched = tokens;
+  try {
+    return resolveDeferred(markup, items);
+  } finally {
+    prefetched = undefined;
+  }
+}
+
+/**
+ * The tokens of blocks for another thread (`Tokenizer`): loads the grammars
+ * the asking thread has loaded, then tokenises each block as `highlightCode`
+ * would.
+ */
+export async function tokenizeEncoded(needs: TokenizeNeed[], langs: string[]): Promise<TokenizerAnswer> {
+  await ensureLanguages(langs);
+  const started = performance.now();
+  const lines = needs.map((need) => encodeLines(tokenize(need.text, need.id)));
+  return { lines, ms: performance.now() - started };
 }
 
 /**
@@ -268,7 +384,7 @@ export function withDeferredHighlighting(render: () => SafeHtml | string): SafeH
  */
 export function highlightWhenShown(code: string, lang: string | undefined, highlighted: () => SafeHtml, plain: () => SafeHtml): SafeHtml {
   const id = resolveLanguage(lang);
-  if (deferring && isDeferrable(code, id)) return deferring.add(highlighted, plain);
+  if (deferring && isDeferrable(code, id)) return deferring.add(highlighted, plain, { text: code.replace(/\r\n?/g, '\n'), id: id! });
   return highlighted();
 }
 
@@ -279,6 +395,8 @@ export function highlightLines(code: string, options: Pick<HighlightOptions, 'la
 }
 
 function tokenize(text: string, id: string | undefined): Line[] {
+  const ready = id && prefetched?.get(needKey(id, text));
+  if (ready) return ready;
   const tooBig = text.length > HIGHLIGHT_MAX_BYTES || countLines(text) > HIGHLIGHT_MAX_LINES;
   if (id === 'ansi') {
     const clean = cleanTerminal(text);

@@ -67,3 +67,61 @@ export function toLine(tokens: ThemedToken[]): Line {
   }
   return out;
 }
+
+/**
+ * A block's lines as numbers, to cross to another thread cheaply (its text
+ * stays behind): per line its token count, per token its class (an index into
+ * `classes`, -1 for none) and its length. The tokens of a line are its text.
+ */
+export interface EncodedLines {
+  classes: string[];
+  data: Int32Array;
+}
+
+/** Encodes a tokenised block (see `EncodedLines`). */
+export function encodeLines(lines: Line[]): EncodedLines {
+  const classes: string[] = [];
+  const index = new Map<string, number>();
+  const data: number[] = [lines.length];
+  for (const line of lines) {
+    data.push(line.length);
+    for (const tok of line) {
+      let c = -1;
+      if (tok.cls) {
+        c = index.get(tok.cls) ?? -1;
+        if (c === -1) index.set(tok.cls, (c = classes.push(tok.cls) - 1));
+      }
+      data.push(c, tok.content.length);
+    }
+  }
+  return { classes, data: Int32Array.from(data) };
+}
+
+/**
+ * The lines `encodeLines` encoded, rebuilt from the block's text (lines
+ * separated by `\n`); undefined when the two disagree, so a caller tokenises
+ * the block itself rather than show text that is not the block's.
+ */
+export function decodeLines(text: string, encoded: EncodedLines): Line[] | undefined {
+  const { classes, data } = encoded;
+  const texts = text.split('\n');
+  if (data[0] !== texts.length) return undefined;
+  const lines: Line[] = [];
+  let at = 1;
+  for (const lineText of texts) {
+    const count = data[at++];
+    const line: Line = [];
+    let pos = 0;
+    for (let t = 0; t < count; t++) {
+      const c = data[at++];
+      const length = data[at++];
+      if (c >= classes.length || length < 0 || pos + length > lineText.length) return undefined;
+      const content = lineText.slice(pos, pos + length);
+      pos += length;
+      line.push(c >= 0 ? { content, cls: classes[c] } : { content });
+    }
+    if (pos !== lineText.length || at > data.length) return undefined;
+    lines.push(line);
+  }
+  return at === data.length ? lines : undefined;
+}

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSources, type SessionSource } from '../../../src/lib/discover.js';
 import { assignSiblingAgents } from '../../../src/lib/build/sibling-agents.js';
 import { processSession, type SessionJob } from '../../../src/lib/build/process-session.js';
-import { createSessionPool, createThreadPool, prestartSessionPool, releasePrestarted } from '../../../src/lib/build/worker-pool.js';
+import { createSessionPool, createThreadPool, HELPER_MIN_BYTES, prestartSessionPool, releasePrestarted, wantsHighlightHelper } from '../../../src/lib/build/worker-pool.js';
 import { loadConfig } from '../../../src/schemas/config.js';
 import { corpusRoot, repoRoot } from '../../helpers/shared.js';
 
@@ -149,4 +149,35 @@ parentPort.on('message', (job) => {
       await pool.close();
     }
   }, 60_000);
+});
+
+describe('a highlight helper', () => {
+  it('goes to a big session rendered from scratch alone, with a core to spare, and to no other', () => {
+    const big = { ...job(work), source: { ...source, size: HELPER_MIN_BYTES } };
+    expect(wantsHighlightHelper(big, 1, 1, 2)).toBe(true);
+    // Two sessions, or every core busy, or a grown session (it renders its last pages only), or a small one: none.
+    expect(wantsHighlightHelper(big, 2, 1, 2)).toBe(false);
+    expect(wantsHighlightHelper(big, 1, 2, 2)).toBe(false);
+    expect(wantsHighlightHelper(big, 1, 1, 1)).toBe(false);
+    expect(wantsHighlightHelper({ ...big, previousKey: 'before' }, 1, 1, 2)).toBe(false);
+    expect(wantsHighlightHelper({ ...big, source: { ...source, size: HELPER_MIN_BYTES - 1 } }, 1, 1, 2)).toBe(false);
+  });
+
+  it('changes nothing a render gives: a session rendered with one is rendered byte for byte as without', async () => {
+    // A corpus session of every kind of tool call, with code shown on its pages: they share their blocks with the helper.
+    const tools = layout.sessions.find((s) => s.relPath.endsWith('general-tool-calls.jsonl'))!;
+    const heavy = (cacheDir: string): SessionJob => ({ ...job(cacheDir), source: tools, siblingAgents: owners.get(tools.sessionId) ?? [] });
+    const dir = join(work, 'helped');
+    const pool = (await createSessionPool(dir, 1))!;
+    const plain = join(work, 'unhelped');
+    try {
+      const a = await pool.run({ ...heavy(dir), helper: true });
+      const b = await processSession(heavy(plain));
+      expect(a.ok && b.ok).toBe(true);
+      expect(JSON.stringify(a.ok && a.data)).toBe(JSON.stringify(b.ok && b.data));
+      expect(rendered(dir)).toEqual(rendered(plain));
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
 });
