@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSources, type SessionSource } from '../../../src/lib/discover.js';
 import { assignSiblingAgents } from '../../../src/lib/build/sibling-agents.js';
 import { processSession, type SessionJob } from '../../../src/lib/build/process-session.js';
-import { createSessionPool, createThreadPool, HELPER_MIN_BYTES, prestartSessionPool, releasePrestarted, wantsHighlightHelper } from '../../../src/lib/build/worker-pool.js';
+import { createSessionPool, createThreadPool, HELPER_MIN_BYTES, prestartSessionPool, releasePrestarted, wantsHighlightHelper, type SessionPool } from '../../../src/lib/build/worker-pool.js';
 import { loadConfig } from '../../../src/schemas/config.js';
 import { corpusRoot, repoRoot } from '../../helpers/shared.js';
 
@@ -40,6 +40,19 @@ const rendered = (cacheDir: string) => {
   return Object.fromEntries(readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
 };
 
+/** Runs `threaded` on the pool (then closes it) and `plain` in this thread: the same data and the same render cache files. */
+async function expectSameRender(pool: SessionPool, threaded: SessionJob, plain: SessionJob): Promise<void> {
+  try {
+    const a = await pool.run(threaded);
+    const b = await processSession(plain);
+    expect(a.ok && b.ok).toBe(true);
+    expect(JSON.stringify(a.ok && a.data)).toBe(JSON.stringify(b.ok && b.data));
+    expect(rendered(threaded.cacheDir)).toEqual(rendered(plain.cacheDir));
+  } finally {
+    await pool.close();
+  }
+}
+
 describe('worker threads started early', () => {
   it('are taken by the loader\'s pool (its cache folder named with or without a trailing slash) and render exactly what a session rendered without a warm-up gives', async () => {
     const early = join(work, 'early');
@@ -48,16 +61,7 @@ describe('worker threads started early', () => {
     const pool = (await createSessionPool(`${early}/`, 1))!;
     expect(startedEarly().size).toBe(0);
     // In this thread, with no warm-up: what warming up did must change nothing a render gives.
-    const plain = join(work, 'plain');
-    try {
-      const a = await pool.run(job(early));
-      const b = await processSession(job(plain));
-      expect(a.ok && b.ok).toBe(true);
-      expect(JSON.stringify(a.ok && a.data)).toBe(JSON.stringify(b.ok && b.data));
-      expect(rendered(early)).toEqual(rendered(plain));
-    } finally {
-      await pool.close();
-    }
+    await expectSameRender(pool, job(early), job(join(work, 'plain')));
   }, 120_000);
 
   it('are stopped when there is nothing to process, and a second start for the same folder starts nothing more', async () => {
@@ -168,16 +172,6 @@ describe('a highlight helper', () => {
     const tools = layout.sessions.find((s) => s.relPath.endsWith('general-tool-calls.jsonl'))!;
     const heavy = (cacheDir: string): SessionJob => ({ ...job(cacheDir), source: tools, siblingAgents: owners.get(tools.sessionId) ?? [] });
     const dir = join(work, 'helped');
-    const pool = (await createSessionPool(dir, 1))!;
-    const plain = join(work, 'unhelped');
-    try {
-      const a = await pool.run({ ...heavy(dir), helper: true });
-      const b = await processSession(heavy(plain));
-      expect(a.ok && b.ok).toBe(true);
-      expect(JSON.stringify(a.ok && a.data)).toBe(JSON.stringify(b.ok && b.data));
-      expect(rendered(dir)).toEqual(rendered(plain));
-    } finally {
-      await pool.close();
-    }
+    await expectSameRender((await createSessionPool(dir, 1))!, { ...heavy(dir), helper: true }, heavy(join(work, 'unhelped')));
   }, 120_000);
 });
