@@ -237,7 +237,7 @@ async function runJobs(jobs: PlannedJob[], cacheDir: string, logger: LoaderConte
   // the reader, redaction, model and renderers for this thread (about 0.5 s less on a rebuild).
   const many = jobs.length > 1 && jobBytes > 4e6;
   const pool = jobs.length ? await createSessionPool(cacheDir, many ? undefined : 1) : undefined;
-  // A big session alone on one thread: a second one tokenises half the code its pages show.
+  // A big session alone on one thread: a second one tokenises a share of the code its pages show.
   if (pool && wantsHighlightHelper(jobs[0].job, jobs.length, pool.size)) jobs[0].job.helper = true;
   // The thread the integration started early is not needed when nothing changed.
   if (!jobs.length) await releasePrestarted(cacheDir);

@@ -1,12 +1,12 @@
 /**
  * A second thread for a session processed alone: while the session's thread
- * renders a page, the helper tokenises about half of the code the page shows
- * (shiki's tokeniser is most of a cold render: 1.9 s of 6.1 s on a generated
- * 40 MB session). It runs the same bundle as the session's thread, started
- * with `HIGHLIGHT_HELPER_ROLE` (src/lib/build/session-worker.ts), and answers
- * with the tokens encoded (src/lib/render/token-classes.ts), so only numbers
- * come back; the text stays where it is. Who gets one: `wantsHighlightHelper`
- * (worker-pool.ts).
+ * renders a page, the helper tokenises a share of the code the page shows (in
+ * one thread, shiki's tokeniser took 1.9 s of the 3.1 s a generated 40 MB
+ * session spent rendering, of 6.1 s in all). It runs the same bundle as the
+ * session's thread, started with `HIGHLIGHT_HELPER_ROLE`
+ * (src/lib/build/session-worker.ts), and answers with the tokens encoded
+ * (src/lib/render/token-classes.ts), so only numbers come back; the text stays
+ * where it is. Who gets one: `wantsHighlightHelper` (worker-pool.ts).
  */
 import type { MessagePort } from 'node:worker_threads';
 import { Worker } from 'node:worker_threads';
@@ -29,13 +29,19 @@ export interface HighlightHelper {
 }
 
 /**
- * Starts a helper thread from `bundle` (the session worker's own file). It
- * warms its highlighter at once, while the session is still being read. If it
- * dies, the pages it was asking about are tokenised by the session's thread.
+ * Starts a helper thread from `bundle` (the session worker's own file), or
+ * none when no thread can start. It warms its highlighter at once, while the
+ * session is still being read. If it dies, the pages it was asking about are
+ * tokenised by the session's thread.
  */
-export function startHighlightHelper(bundle: URL): HighlightHelper {
-  const pool = createThreadPool<HelperJob, TokenizerAnswer>(() => new Worker(bundle, { workerData: { role: HIGHLIGHT_HELPER_ROLE } }), 1);
-  return { tokenizer: (needs, langs) => pool.run({ needs, langs }), close: () => pool.close() };
+export function startHighlightHelper(bundle: URL): HighlightHelper | undefined {
+  try {
+    const pool = createThreadPool<HelperJob, TokenizerAnswer>(() => new Worker(bundle, { workerData: { role: HIGHLIGHT_HELPER_ROLE } }), 1);
+    return { tokenizer: (needs, langs) => pool.run({ needs, langs }), close: () => pool.close() };
+  } catch {
+    // A helper only saves time: without one, the session's thread tokenises everything, as it always did.
+    return undefined;
+  }
 }
 
 /** The helper thread's side: answers each job with its blocks' tokens. */
