@@ -8,12 +8,13 @@ const ts = Array.from({ length: 60 }, (_, i) => `export const value${i} = comput
 const py = 'def f(x):\r\n    return [y * 2 for y in x if y]\r\n';
 const hidden = 'def hidden():\n    return "only in a closed details"\n';
 
-/** A page's markup: messages with code shown, code in a closed `<details>`, and code in an open one. */
+/** A page's markup: messages with code in a closed `<details>`, code shown, and code in an open one. */
 const page = (): SafeHtml =>
   joinHtml(
     [
-      withDeferredHighlighting(() => html`<div class="message">${highlightCode(ts, { lang: 'ts', lineNumbers: true })}</div>`),
+      // First: the other thread's share starts with the page's first blocks, so this one would be in it, were it asked for.
       withDeferredHighlighting(() => html`<details><summary>Output</summary>${highlightCode(hidden, { lang: 'python' })}</details>`),
+      withDeferredHighlighting(() => html`<div class="message">${highlightCode(ts, { lang: 'ts', lineNumbers: true })}</div>`),
       withDeferredHighlighting(() => html`<details open><summary>File</summary>${highlightCode(py, { lang: 'python', startLine: 4, lineNumbers: true })}${highlightCode('ls -la ~/x', { lang: 'sh' })}</details>`),
     ],
     html`\n`,
