@@ -12,7 +12,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { Worker } from 'node:worker_threads';
 import { tokenizeEncoded, type TokenizeNeed, type Tokenizer, type TokenizerAnswer } from '../render/highlight.js';
 import { createThreadPool, type ThreadAnswer } from './worker-pool.js';
-import { warmUp } from './worker-warm-up.js';
+import { warmHighlighter } from './worker-warm-up.js';
 
 /** The `workerData.role` of a helper thread. */
 export const HIGHLIGHT_HELPER_ROLE = 'sessionpress-highlight-helper';
@@ -46,7 +46,7 @@ export function startHighlightHelper(bundle: URL): HighlightHelper | undefined {
 
 /** The helper thread's side: answers each job with its blocks' tokens. */
 export function serveHighlightHelper(port: MessagePort): void {
-  const warm = warmUp();
+  const warm = warmHighlighter();
   port.on('message', async (job: HelperJob) => {
     await warm;
     let answer: ThreadAnswer<TokenizerAnswer>;

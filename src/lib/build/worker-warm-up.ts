@@ -28,11 +28,24 @@ const MARKDOWN = '# Plan\n\n1. Read `src/index.ts`\n2. Run **tests**\n\n```ts\nc
 /** Warms the thread's highlighter, redaction and Markdown (see the module's comment). Never throws. */
 export async function warmUp(): Promise<void> {
   try {
-    await loadHighlighter();
-    for (const [lang, code] of SAMPLES) highlightCode(code, { lang });
+    await warmHighlighter();
     await createRedactor({}).redactSession([{ text: `${MARKDOWN}\n${SAMPLES.map(([, code]) => code).join('\n')}` }]);
     sanitizeHtml(markdownToUnsanitizedHtml(MARKDOWN));
   } catch {
     // Only time is at stake: the first session does whatever did not get done here.
+  }
+}
+
+/**
+ * The highlighter's part of `warmUp` alone: all a highlight helper thread
+ * (highlight-helper.ts) ever uses, so it neither compiles the redaction rules
+ * nor parses Markdown. Never throws.
+ */
+export async function warmHighlighter(): Promise<void> {
+  try {
+    await loadHighlighter();
+    for (const [lang, code] of SAMPLES) highlightCode(code, { lang });
+  } catch {
+    // Only time is at stake, as in warmUp.
   }
 }
