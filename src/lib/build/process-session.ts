@@ -83,7 +83,7 @@ export async function processSession(job: SessionJob, tokenizer?: Tokenizer): Pr
   };
   const keep = async (page: number) => {
     pagesReused++;
-    await cache.copyPage(previous!, page, job.cacheKey);
+    await cache.keepPage(previous!, page, job.cacheKey);
   };
   // Each page goes to the cache as soon as it is made: a huge session's pages are never all in memory.
   const writePage = await cache.startWrite(job.cacheKey);

@@ -1,5 +1,5 @@
 import { constants, existsSync } from 'node:fs';
-import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { reviveCachedHtml, type SafeHtml } from '../render/sanitize.js';
 import type { RenderedSession, TocItem } from './render-session.js';
@@ -55,6 +55,13 @@ export interface SessionDetails {
  * One entry, so memory does not grow with the archive.
  */
 let lastDetails: { path: string; details: Promise<SessionDetails> } | undefined;
+
+/**
+ * How a page file is written: created, never opened if it exists (`wx`). A
+ * kept page is a hard link to the last render's (`keepPage`), so a write into
+ * an existing file could change both; this makes such a write fail instead.
+ */
+const NEW_FILE = { flag: 'wx' } as const;
 
 /**
  * The on-disk render cache, and the only code that knows its layout: one
@@ -156,7 +163,7 @@ export function createRenderCache(astroCacheDir: string) {
       const dir = join(root, key);
       await rm(dir, { recursive: true, force: true });
       await mkdir(dir, { recursive: true });
-      return (page, html) => writeFile(pageFile(key, page), html.value);
+      return (page, html) => writeFile(pageFile(key, page), html.value, NEW_FILE);
     },
     /**
      * Completes a render's folder: the pages still in `rendered` (none when
@@ -172,7 +179,7 @@ export function createRenderCache(astroCacheDir: string) {
       if (rendered.pages.length) {
         await rm(dir, { recursive: true, force: true });
         await mkdir(dir, { recursive: true });
-        await Promise.all(rendered.pages.map((html, i) => writeFile(pageFile(key, i + 1), html.value)));
+        await Promise.all(rendered.pages.map((html, i) => writeFile(pageFile(key, i + 1), html.value, NEW_FILE)));
       }
       await mkdir(assetsDir, { recursive: true });
       await writeFile(join(dir, 'abandoned.html'), rendered.abandoned.value);
@@ -216,11 +223,22 @@ export function createRenderCache(astroCacheDir: string) {
     },
     /**
      * Takes page `page` of render `from` as the same page of render `to`
-     * (started by `startWrite`): a copy of the file, never a link, so that no
-     * later write to one can change the other, and never over a page already there.
+     * (started by `startWrite`), never over a page already there: a hard link
+     * where the file system allows, else a copy. A link is safe because a page
+     * file is only ever created, never written into (`NEW_FILE`), and a render
+     * starts in an emptied folder: no write to one render can reach another.
+     * A 1 MB append to the 630 MB session keeps 1,538 pages (346 MB): copying
+     * them, the whole build took 21.9 s against 20.9 s linking them (three
+     * runs each, alternating).
      */
-    copyPage(from: string, page: number, to: string): Promise<void> {
-      return copyFile(pageFile(from, page), pageFile(to, page), constants.COPYFILE_EXCL);
+    async keepPage(from: string, page: number, to: string): Promise<void> {
+      try {
+        await link(pageFile(from, page), pageFile(to, page));
+      } catch (error) {
+        // A page already there is an error, as with a copy; a file system without links copies.
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
+        await copyFile(pageFile(from, page), pageFile(to, page), constants.COPYFILE_EXCL);
+      }
     },
     /** A render's `SessionDetails` (its overview's data and its problems), as `write` was given them. */
     readDetails(key: string): Promise<SessionDetails> {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -77,6 +77,28 @@ describe('render cache', () => {
     // Starting again clears what an earlier, unfinished render of the same key left.
     await cache.startWrite('k2');
     expect(cache.has('k2')).toBe(false);
+  });
+
+  it("takes a page of the last render without letting a write to either render reach the other", async () => {
+    const cache = createRenderCache(dir);
+    const first = await cache.startWrite('l1');
+    await first(1, html`<p>kept</p>`);
+    await first(2, html`<p>old end</p>`);
+    await cache.write('l1', { ...rendered([]), pageCount: 2 }, '# l1\n', { problems: [] });
+    const next = await cache.startWrite('l2');
+    await cache.keepPage('l1', 1, 'l2');
+    await next(2, html`<p>new end</p>`);
+    await cache.write('l2', { ...rendered([]), pageCount: 2 }, '# l2\n', { problems: [] });
+    expect((await cache.readPage('l2', 1)).transcript.value).toBe('<p>kept</p>');
+    // A page is only ever created: writing over the kept one fails, and the last render's page is as it was.
+    await expect(next(1, html`<p>changed</p>`)).rejects.toThrow(/EEXIST/);
+    await expect(cache.keepPage('l1', 2, 'l2')).rejects.toThrow(/EEXIST/);
+    // Rendering l1 again starts from an emptied folder: l2's kept page stays as it was.
+    const again = await cache.startWrite('l1');
+    await again(1, html`<p>rewritten</p>`);
+    expect((await cache.readPage('l2', 1)).transcript.value).toBe('<p>kept</p>');
+    expect(readFileSync(join(cache.root, 'l1', 'page-1.html'), 'utf8')).toBe('<p>rewritten</p>');
+    expect((await cache.readPage('l2', 2)).transcript.value).toBe('<p>new end</p>');
   });
 
   it("keeps a session's overview data and problems with its render, read back as written, and counts a render without them as missing", async () => {
