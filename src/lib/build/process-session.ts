@@ -76,15 +76,8 @@ export async function processSession(job: SessionJob, tokenizer?: Tokenizer): Pr
   // Redacted whole by openSession: file name, diagnostics, and the project's path and name from its identity.
   const session = opened.result.session;
   const digests = previous ? await cache.readPageDigests(previous) : [];
-  let pagesReused = 0;
-  const read = async (page: number) => {
-    pagesReused++;
-    return (await cache.readPage(previous!, page)).transcript;
-  };
-  const keep = async (page: number) => {
-    pagesReused++;
-    await cache.keepPage(previous!, page, job.cacheKey);
-  };
+  const read = async (page: number) => (await cache.readPage(previous!, page)).transcript;
+  const keep = (page: number) => cache.keepPage(previous!, page, job.cacheKey);
   // Each page goes to the cache as soon as it is made: a huge session's pages are never all in memory.
   const writePage = await cache.startWrite(job.cacheKey);
   const rendered = await renderSession(session, job.render, job.renderSalt === undefined ? undefined : { salt: job.renderSalt, ...(digests.length ? { previous: { digests, read, keep } } : {}) }, writePage, tokenizer);
@@ -92,7 +85,7 @@ export async function processSession(job: SessionJob, tokenizer?: Tokenizer): Pr
   // A session of one page is written whole: its page is the one an append changes.
   const parts = twinParts(session, rendered.anchors);
   const lastTwin = previous ? await cache.readTwinPages(previous) : undefined;
-  const kept = (i: number) => lastTwin !== undefined && i + 1 < lastTwin.length && !!rendered.pageDigests?.[i] && rendered.pageDigests[i] === digests[i];
+  const kept = (i: number) => lastTwin !== undefined && i + 1 < lastTwin.length && rendered.reused[i];
   const twin =
     rendered.pageCount > 1
       ? { header: parts.header, pageCount: rendered.pageCount, page: (i: number) => (kept(i) ? undefined : parts.turns(rendered.pageTurns[i])), ...(previous && lastTwin ? { from: { key: previous, pages: lastTwin } } : {}) }
@@ -100,6 +93,7 @@ export async function processSession(job: SessionJob, tokenizer?: Tokenizer): Pr
   const anchorMap = placeAnchorMap(sessionAnchorMap(rendered));
   await cache.write(job.cacheKey, rendered, twin, { problems: session.diagnostics, anchorMap: anchorMap.file, ...(clean ? { clean: clean.toBuffer() } : {}) });
   const data = toEntryData(session, rendered, opened, { identity: opened.identity, cacheKey: job.cacheKey }, anchorMap);
+  const pagesReused = rendered.reused.filter(Boolean).length;
   return { ok: true, data, problems: session.diagnostics, bytes: opened.bytes, ms: elapsed(), filePath: storeFilePath(job.projectRoot, source.path, redactor), ...(pagesReused ? { pagesReused } : {}) };
 }
 

@@ -47,6 +47,8 @@ export interface RenderedSession {
    * is the same. Empty for a page that emitted an image (always rendered).
    */
   pageDigests?: string[];
+  /** Per page (from 0): whether it is the last render's page, taken as it was (`PageReuse.previous`). */
+  reused: boolean[];
   /**
    * One digest per page of everything that page shows of the render: its
    * transcript (its page digest, or its HTML's when it has none), its prompts
@@ -154,21 +156,25 @@ export async function renderSession(session: Session, options: RenderSessionOpti
   // What each page's transcript is, as a digest: its page digest (the same digest, the same HTML), or
   // without one the digest of the HTML itself.
   const contentDigests: string[] = [];
+  const reused: boolean[] = [];
+  const previous = reuse?.previous;
   for (const [i, turns] of chunks.entries()) {
     const digest = reuse ? pageDigest(reuse.salt, turns, forkMarkers) : '';
     if (reuse) pageDigests.push(digest);
     contentDigests.push(digest);
     // A page whose messages are those of the last render's page: its HTML is that page's.
-    if (digest && reuse?.previous?.digests[i] === digest) {
-      if (sink && reuse.previous.keep) {
-        await reuse.previous.keep(i + 1);
+    if (digest && previous?.digests[i] === digest) {
+      reused.push(true);
+      if (sink && previous.keep) {
+        await previous.keep(i + 1);
         continue;
       }
-      const page = await reuse.previous.read(i + 1);
+      const page = await previous.read(i + 1);
       if (sink) await sink(i + 1, page);
       else pages.push(page);
       continue;
     }
+    reused.push(false);
     startPage(ctx);
     pageEmitted = false;
     const page = unescapeTextQuotes(await withDeferredHighlightingAsync(() => joinHtml(turns.map((turn) => renderTurn(turn, ctx, forkMarkers)), NEWLINE), tokenizer));
@@ -189,7 +195,7 @@ export async function renderSession(session: Session, options: RenderSessionOpti
   ));
 
   const pageKeys = pageKeysOf(contentDigests, toc, abandoned);
-  return { pages, pageCount: chunks.length, pageTurns: chunks, abandoned, toc, overview: overview.result(), anchors, toolAnchors, assets: [...assets.values()], pageKeys, ...(reuse ? { pageDigests } : {}) };
+  return { pages, pageCount: chunks.length, pageTurns: chunks, abandoned, toc, overview: overview.result(), anchors, toolAnchors, assets: [...assets.values()], pageKeys, reused, ...(reuse ? { pageDigests } : {}) };
 }
 
 /** `RenderedSession.pageKeys`: each page's transcript digest with its prompts and the abandoned branches. */

@@ -47,6 +47,9 @@ describe('renderSession with the pages of the last render', () => {
     expect(after.pages.length).toBeGreaterThan(before.pages.length);
     // Every page but the last of the smaller session is reused; the last took new messages.
     expect(read).toEqual(Array.from({ length: before.pages.length - 1 }, (_, i) => i + 1));
+    // And the render says so, page by page (the twin keeps the Markdown of exactly these pages).
+    expect(after.reused).toEqual(Array.from({ length: after.pageCount }, (_, i) => i < before.pages.length - 1));
+    expect(fresh.reused.some(Boolean)).toBe(false);
   }, 300_000);
 
   it('keys every page by what it shows, so the pages an append does not reach keep their keys', async () => {
@@ -98,6 +101,7 @@ describe('renderSession with the pages of the last render', () => {
     expect(reads).toBe(0);
     expect(kept).toEqual(Array.from({ length: before.pages.length - 1 }, (_, i) => i + 1));
     expect(sunk).toEqual(Array.from({ length: after.pageCount - kept.length }, (_, i) => kept.length + i + 1));
+    expect(after.reused.flatMap((r, i) => (r ? [i + 1] : []))).toEqual(kept);
   }, 300_000);
 
   it('reuses nothing when the settings or code differ (another salt)', async () => {

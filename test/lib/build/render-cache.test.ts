@@ -9,7 +9,7 @@ import { html } from '../../../src/lib/render/sanitize.js';
 const dir = mkdtempSync(join(tmpdir(), 'sp-render-cache-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const rendered = (pages: string[]): RenderedSession => ({ pages: pages.map((p) => html`<p>${p}</p>`), pageCount: pages.length, abandoned: html`<p>gone</p>`, toc: [], overview: {} as RenderedSession['overview'], anchors: {}, toolAnchors: {}, assets: [], pageKeys: pages.map((_, i) => String(i)), pageTurns: pages.map(() => []) });
+const rendered = (pages: string[]): RenderedSession => ({ pages: pages.map((p) => html`<p>${p}</p>`), pageCount: pages.length, abandoned: html`<p>gone</p>`, toc: [], overview: {} as RenderedSession['overview'], anchors: {}, toolAnchors: {}, assets: [], pageKeys: pages.map((_, i) => String(i)), pageTurns: pages.map(() => []), reused: pages.map(() => false) });
 
 describe('render cache', () => {
   it('keeps a session\'s Markdown beside its pages, and counts a render without it as missing', async () => {
