@@ -1,12 +1,19 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { indexSearchPages } from '../../src/integrations/pagefind.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { indexSearchPages, PAGEFIND_PROCESSES, pagefindProcesses, startServices, TWO_AT_ONCE_MAX_BYTES } from '../../src/integrations/pagefind.js';
 import type { BuildLogger } from '../../src/lib/build/build-logger.js';
 import { createOutputLedger } from '../../src/lib/fs/output-ledger.js';
 import { SPREAD_RUN_PAGES } from '../../src/lib/search/shards.js';
 import { listFiles } from '../helpers/build.js';
+
+// The cores the machine offers, as the search index sees them: set by a test, the machine's otherwise.
+const cores = vi.hoisted(() => ({ count: undefined as number | undefined }));
+vi.mock('node:os', async (original) => {
+  const os = await original<typeof import('node:os')>();
+  return { ...os, availableParallelism: () => cores.count ?? os.availableParallelism() };
+});
 
 const work = mkdtempSync(join(tmpdir(), 'sp-pagefind-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -63,5 +70,65 @@ describe('the search index of a long session, built again after an append', () =
     const fresh = await index(clean, join(work, 'clean-cache'), cleanPaths);
     expect(again.files.sort()).toEqual(fresh.files.sort());
     for (const f of fresh.files) expect(readFileSync(join(out, f)).equals(readFileSync(join(clean, f))), f).toBe(true);
+  }, 120_000);
+});
+
+/** The pagefind processes this process has started and not ended (Linux's /proc; none elsewhere). */
+function pagefindChildren(): number[] {
+  if (!existsSync('/proc/self/stat')) return [];
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        // pid (comm) state ppid ...: the name is in brackets and may hold spaces.
+        const [comm, rest] = [stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), stat.slice(stat.lastIndexOf(')') + 2)];
+        const [state, ppid] = rest.split(' ');
+        // An ended process Node has not reaped yet is not running.
+        return comm.startsWith('pagefind') && Number(ppid) === process.pid && state !== 'Z' && state !== 'X';
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+describe('the search index built by two pagefind processes at once', () => {
+  it('takes two processes for two shards or more, unless the machine has one core or a shard is too large to share', () => {
+    const shard = (mb: number) => Array.from({ length: 4 }, () => ({ bytes: (mb * 1e6) / 4 }));
+    expect(pagefindProcesses([shard(19), shard(20), shard(18)], 2)).toBe(2);
+    expect(pagefindProcesses([shard(19), shard(20)], 16)).toBe(PAGEFIND_PROCESSES);
+    expect(pagefindProcesses([shard(19)], 2)).toBe(1);
+    expect(pagefindProcesses([], 2)).toBe(1);
+    expect(pagefindProcesses([shard(19), shard(20)], 1)).toBe(1);
+    // At 16× the bench corpus every shard holds about 77 MB: one at a time.
+    expect(pagefindProcesses([shard(19), shard(77)], 2)).toBe(1);
+    expect(pagefindProcesses([shard(19), shard(TWO_AT_ONCE_MAX_BYTES / 1e6)], 2)).toBe(2);
+  });
+
+  it('starts a process of its own for each, and builds the index one process builds, byte for byte', async () => {
+    const services = await startServices(PAGEFIND_PROCESSES);
+    expect(services).toHaveLength(2);
+    const indexes = await Promise.all(services.map((s) => s.createIndex({})));
+    if (existsSync('/proc/self/stat')) expect(pagefindChildren()).toHaveLength(2);
+    await Promise.all(indexes.map((i) => i.index!.deleteIndex()));
+    await Promise.all(services.map((s) => s.close()));
+
+    // 120 pages over several shards: indexed with one core (one process), then with two.
+    const built: Array<{ out: string; files: string[] }> = [];
+    for (const count of [1, 2]) {
+      cores.count = count;
+      const out = join(work, `processes-${count}`);
+      const paths = Array.from({ length: 120 }, (_, i) => writePage(out, i + 1));
+      const { lines, files } = await index(out, join(work, `processes-${count}-cache`), paths);
+      expect(lines.join('\n')).toMatch(/indexed 120 of 120 pages in [\d.]+s: (\d+) of \1 shards rebuilt/);
+      built.push({ out, files });
+    }
+    cores.count = undefined;
+    const [one, two] = built;
+    expect(two.files.sort()).toEqual(one.files.sort());
+    for (const f of one.files) expect(readFileSync(join(two.out, f)).equals(readFileSync(join(one.out, f))), f).toBe(true);
+    // Every process it started has ended (they are killed; Node reaps them as it learns they ended).
+    await expect.poll(() => pagefindChildren(), { timeout: 10_000 }).toEqual([]);
   }, 120_000);
 });
