@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -6,6 +6,7 @@ import { indexSearchPages, PAGEFIND_PROCESSES, pagefindProcesses, startServices,
 import type { BuildLogger } from '../../src/lib/build/build-logger.js';
 import { createOutputLedger } from '../../src/lib/fs/output-ledger.js';
 import { SPREAD_RUN_PAGES } from '../../src/lib/search/shards.js';
+import { childPids } from '../../scripts/lib/bench/measure.js';
 import { listFiles } from '../helpers/build.js';
 
 // The cores the machine offers, as the search index sees them: set by a test, the machine's otherwise.
@@ -76,21 +77,18 @@ describe('the search index of a long session, built again after an append', () =
 /** The pagefind processes this process has started and not ended (Linux's /proc; none elsewhere). */
 function pagefindChildren(): number[] {
   if (!existsSync('/proc/self/stat')) return [];
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        // pid (comm) state ppid ...: the name is in brackets and may hold spaces.
-        const [comm, rest] = [stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), stat.slice(stat.lastIndexOf(')') + 2)];
-        const [state, ppid] = rest.split(' ');
-        // An ended process Node has not reaped yet is not running.
-        return comm.startsWith('pagefind') && Number(ppid) === process.pid && state !== 'Z' && state !== 'X';
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+  return childPids(process.pid).filter((pid) => {
+    try {
+      // pid (comm) state ...: the name is in brackets and may hold spaces.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+      // An ended process Node has not reaped yet is not running.
+      return comm.startsWith('pagefind') && state !== 'Z' && state !== 'X';
+    } catch {
+      return false;
+    }
+  });
 }
 
 describe('the search index built by two pagefind processes at once', () => {

@@ -101,16 +101,27 @@ export function treeRssKb(root: number): { kb: number; processes: number; larges
       kb += own;
       largestKb = Math.max(largestKb, own);
       processes++;
-      for (const tid of readdirSync(`/proc/${pid}/task`)) {
-        const children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1').trim();
-        if (children) for (const c of children.split(' ')) stack.push(Number(c));
-      }
+      stack.push(...childPids(pid));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT' && pid === root && processes === 0) return { kb: 0, processes: 0, largestKb: 0 };
       // The process ended between two reads, or the kernel keeps no children list: count what was read.
     }
   }
   return { kb, processes, largestKb };
+}
+
+/**
+ * The pids of a process's children, from Linux's `/proc/<pid>/task/<tid>/children`
+ * (one file per thread: a child belongs to the thread that started it). Throws
+ * when the process is gone or the kernel keeps no such files.
+ */
+export function childPids(pid: number): number[] {
+  const pids: number[] = [];
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1').trim();
+    if (children) for (const c of children.split(' ')) pids.push(Number(c));
+  }
+  return pids;
 }
 
 /** A phase of a build: its name and the line that starts it (the first line matching wins). */
