@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,6 +14,8 @@ import { join } from 'node:path';
 export interface HostileTree {
   /** The temporary folder holding both. */
   tmp: string;
+  /** Deletes the temporary folder (its links themselves, never what they point to). */
+  remove(): void;
   /** The source root (`projects`). */
   root: string;
   /** What lies outside the source. */
@@ -112,5 +114,5 @@ export function makeHostileTree(): HostileTree {
   for (const name of ['...jsonl', '..jsonl', '.jsonl']) writeFileSync(join(project, name), sessionLines(randomUUID(), cwd, insideMarker, 'none.txt'));
   // 7. A whole project folder that is a link.
   symlinkSync(join(outside, 'project'), join(root, `-home-${username}-work-linked`));
-  return { tmp, root, outside, projectFolder, outsideMarker, insideMarker, ids, username };
+  return { tmp, remove: () => rmSync(tmp, { recursive: true, force: true }), root, outside, projectFolder, outsideMarker, insideMarker, ids, username };
 }

@@ -6,10 +6,10 @@
  * capture stopped at any step leaves one whole copy.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as importMain } from '../../scripts/import.js';
 import { main as exportMain } from '../../scripts/export.js';
 import { captureSession, locateSession } from '../../scripts/lib/capture/capture-session.js';
@@ -37,6 +37,7 @@ describe('import over a hostile tree', () => {
   let out: string;
   let printed: string[];
   let code: number;
+  afterAll(() => tree?.remove());
   beforeAll(async () => {
     tree = makeHostileTree();
     out = join(tree.tmp, 'content', 'sessions');
@@ -105,6 +106,7 @@ describe('export over a hostile tree', () => {
       }
     } finally {
       process.env = saved;
+      tree.remove();
     }
   });
 });
@@ -130,6 +132,7 @@ describe('capture through links a repository commits', () => {
   let repo: string;
   let victim: string;
   let transcript: string;
+  afterAll(() => tree?.remove());
   beforeAll(() => {
     tree = makeHostileTree();
     repo = join(tree.tmp, 'repo');
@@ -171,6 +174,7 @@ describe('capture stopped at any step', () => {
   let projectDir: string;
   let outDir: string;
   let sessionId: string;
+  let tmp: string;
 
   /** Every file of the copy parses line by line, and the copy is found as one session with its agents. */
   async function expectWholeCopy(): Promise<string[]> {
@@ -186,13 +190,14 @@ describe('capture stopped at any step', () => {
   }
 
   beforeAll(async () => {
-    const tmp = mkdtempSync(join(tmpdir(), 'sessionpress-capture-kill-'));
+    tmp = mkdtempSync(join(tmpdir(), 'sessionpress-capture-kill-'));
     const projects = join(tmp, 'projects');
     cpSync(join(fixtures, RECORDS.projectFolder), join(projects, RECORDS.projectFolder), { recursive: true });
     projectDir = join(projects, RECORDS.projectFolder);
     sessionId = RECORDS.sessions.kept;
     outDir = join(tmp, 'repo', '.claude-sessions');
   });
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('a stop after writing the new files, before swapping, leaves the old copy whole; the next run finishes', async () => {
     const transcript = join(projectDir, `${sessionId}.jsonl`);

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, problemLines, readAllText, type BuildRun } from '../helpers/build.js';
 import { makeHostileTree, type HostileTree } from '../helpers/hostile-tree.js';
-import { rmSync } from 'node:fs';
 
 let tree: HostileTree;
 let out: string;
@@ -30,9 +29,7 @@ beforeAll(async () => {
   if (run.code !== 0) throw new Error(`build failed:\n${run.log.slice(-3000)}`);
 }, 600_000);
 
-afterAll(() => {
-  rmSync(tree.tmp, { recursive: true, force: true });
-});
+afterAll(() => tree?.remove());
 
 describe('a build from a hostile tree', () => {
   it('builds a page for every real session', () => {

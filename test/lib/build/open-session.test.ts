@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assignSiblingAgents, openSession, readHead, readSession, sessionFileIncludes } from '../../../src/lib/build/open-session.js';
 import { discoverSources, type SourceLayout } from '../../../src/lib/discover.js';
 import { generateCredentials } from '../../helpers/credentials.js';
@@ -17,6 +17,7 @@ import { makeHostileTree, type HostileTree } from '../../helpers/hostile-tree.js
 describe('discovery and openSession over a hostile tree', () => {
   let tree: HostileTree;
   let layout: SourceLayout;
+  afterAll(() => tree?.remove());
   beforeAll(async () => {
     tree = makeHostileTree();
     layout = await discoverSources(tree.root);

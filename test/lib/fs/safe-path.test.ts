@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { isSafeName, isStrictlyWithin, isWithin, openInside, openInsideSync, readTextInside, unsafeNameReason, UnsafePathError } from '../../../src/lib/fs/safe-path.js';
 
 describe('isSafeName', () => {
@@ -29,6 +29,12 @@ describe('isWithin', () => {
   });
 });
 
+/** The folders these tests made, deleted when this file's tests end. */
+const tmpDirs: string[] = [];
+afterAll(() => {
+  for (const dir of tmpDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 /**
  * A root (at its real path) holding `real/ok.txt`, with a secret beside it and
  * three links planted inside: to the secret, to the folder holding it, and to
@@ -36,6 +42,7 @@ describe('isWithin', () => {
  */
 function plantedRoot(): string {
   const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'sp-safe-path-')));
+  tmpDirs.push(tmp);
   const root = join(tmp, 'root');
   mkdirSync(join(root, 'real'), { recursive: true });
   writeFileSync(join(tmp, 'secret.txt'), 'outside');
@@ -92,6 +99,7 @@ describe('openInsideSync', () => {
 
 describe('a FIFO planted in the tree', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'sp-safe-path-fifo-'));
+  tmpDirs.push(tmp);
   const fifo = join(tmp, 'session.jsonl');
   execFileSync('mkfifo', [fifo]);
   // Opened without O_NONBLOCK, a FIFO with no writer blocks the open forever: these would time out.
@@ -103,6 +111,7 @@ describe('a FIFO planted in the tree', () => {
 
 describe('a root named through a link', () => {
   const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'sp-safe-path-named-')));
+  tmpDirs.push(tmp);
   mkdirSync(join(tmp, 'real-root'));
   writeFileSync(join(tmp, 'real-root', 'a.txt'), 'a');
   symlinkSync(join(tmp, 'real-root'), join(tmp, 'named-root'));

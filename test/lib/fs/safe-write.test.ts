@@ -1,7 +1,7 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSafeTarget, isTemporaryFile } from '../../../src/lib/fs/safe-write.js';
 import { UnsafePathError } from '../../../src/lib/fs/safe-path.js';
 
@@ -16,6 +16,7 @@ describe('createSafeTarget', () => {
     mkdirSync(victim);
     writeFileSync(join(victim, '.bashrc'), 'original\n');
   });
+  afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('writes whole files below the target, creating folders, and replaces by rename', async () => {
     const t = createSafeTarget(target);

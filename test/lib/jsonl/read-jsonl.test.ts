@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../../src/lib/jsonl/json-depth.js';
 import { jsonErrorReason, readJsonl, stringLiteralsOf } from '../../../src/lib/jsonl/read-jsonl.js';
 import { BAD_LINE_CODES } from '../../../src/lib/diagnostics.js';
@@ -9,8 +9,15 @@ import { corpusRoot, fixturePath, loadExpect } from '../../helpers/shared.js';
 
 const expectData = loadExpect();
 
+/** The folders `tmpFile` made, deleted when this file's tests end. */
+const tmpDirs: string[] = [];
+afterAll(() => {
+  for (const dir of tmpDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 function tmpFile(bytes: Buffer | string): string {
   const dir = mkdtempSync(join(tmpdir(), 'sp-jsonl-'));
+  tmpDirs.push(dir);
   const p = join(dir, 'x.jsonl');
   writeFileSync(p, bytes);
   return p;
