@@ -12,7 +12,7 @@ import { pipelineFingerprint } from '../lib/build/fingerprint.js';
 import type { SessionJob, SessionJobResult } from '../lib/build/process-session.js';
 import { agentPathsOf, assignSiblingAgents } from '../lib/build/sibling-agents.js';
 import { createProblemReport, listed, plural, printable } from '../lib/build/problem-report.js';
-import { createProgress, isInteractive, isVerbose, PROGRESS_LABEL } from '../lib/build/progress.js';
+import { createProgress, isInteractive, isVerbose, PROGRESS_LABEL, sessionsProgressText, type SessionProgress } from '../lib/build/progress.js';
 import { createRenderCache, problemsFilePath } from '../lib/build/render-cache.js';
 import type { RenderSessionOptions } from '../lib/build/render-session.js';
 import { createSessionPool, releasePrestarted, wantsHighlightHelper } from '../lib/build/worker-pool.js';
@@ -246,18 +246,34 @@ async function runJobs(jobs: PlannedJob[], cacheDir: string, logger: LoaderConte
   const processInThisThread = pool || !jobs.length ? undefined : (await import('../lib/build/process-session.js')).processSession;
   let done = 0;
   const progress = createProgress(logger.fork(`${logger.label}${PROGRESS_LABEL}`), isInteractive());
+  // Where each session being processed stands: the line names the largest, which is what a long wait is for.
+  const running = new Map<number, SessionProgress>();
+  const update = () =>
+    progress(sessionsProgressText(done, jobs.length, [...running].map(([i, p]) => ({ name: jobs[i].job.source.sessionId.slice(0, 8), bytes: jobs[i].job.source.size, progress: p }))));
+  // A step may go long without a report (redacting a huge session, building its conversation): the line
+  // is offered again every second, and the throttle shows it when one is due.
+  const ticker = setInterval(update, 1000);
+  ticker.unref();
   // Largest sessions first: a big one started last would leave one thread working alone at the end.
   const order = jobs.map((_, i) => i).sort((a, b) => jobs[b].job.source.size - jobs[a].job.source.size || a - b);
   const results: SessionJobResult[] = new Array(jobs.length);
   await Promise.all(
     order.map(async (i) => {
       const { job } = jobs[i];
+      const onProgress = (p: SessionProgress) => {
+        running.set(i, p);
+        update();
+      };
       // One session that throws (a bug, a limit met) costs its own page, not the build: it is reported as a problem.
-      results[i] = await (pool ? pool.run(job) : processInThisThread!(job)).catch(async (err: unknown) => (await import('../lib/build/failed-result.js')).failedResult(job, err));
+      results[i] = await (pool ? pool.run(job, onProgress) : processInThisThread!(job, undefined, onProgress)).catch(async (err: unknown) => (await import('../lib/build/failed-result.js')).failedResult(job, err));
+      running.delete(i);
       done++;
-      progress(`sessions ${done}/${jobs.length} processed`);
+      update();
     }),
-  ).finally(() => pool?.close());
+  ).finally(() => {
+    clearInterval(ticker);
+    return pool?.close();
+  });
   return results;
 }
 

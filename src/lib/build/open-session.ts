@@ -14,6 +14,7 @@ import { entryIdOf, projectSlugOf } from '../site/slug.js';
 import { decodeProjectFolder } from '../transcript/build-session.js';
 import { buildSession, type AgentFileInput, type AgentMeta, type BuildResult, type SessionInput } from '../transcript/build-session.js';
 import type { Session } from '../transcript/types.js';
+import type { SessionProgress } from './progress.js';
 import { agentPathsOf, assignSiblingAgents } from './sibling-agents.js';
 import { readTeamConfig } from './team-config.js';
 
@@ -112,6 +113,8 @@ export interface OpenSessionOptions {
   keep?: (value: Record<string, unknown>) => boolean;
   /** The session's clean strings (see clean-strings.ts): those of its last redaction are not looked at again, and this one's are recorded. */
   clean?: CleanStrings;
+  /** Told each step as it starts, and the session file's bytes read as it is read (see progress.ts). */
+  progress?: (p: SessionProgress) => void;
 }
 
 /**
@@ -132,7 +135,9 @@ export async function readSession(source: SessionSource, options: OpenSessionOpt
   for (const [i, path] of paths.entries()) {
     const name = i === 0 ? source.relPath : rel(path);
     try {
-      const r = await readJsonl(path, name, options.root);
+      // The session file's reading is what takes long; its agents' files are read after it, as part of that step.
+      const onRead = i === 0 && options.progress ? (n: number) => options.progress!({ stage: 'read', bytes: n, total: Math.max(n, source.size) }) : undefined;
+      const r = await readJsonl(path, name, options.root, onRead);
       bytes += r.bytes;
       diagnostics.push(...r.diagnostics);
       files.push({ path, rel: name, kind: i === 0 ? 'session' : 'agent', records: r.records.filter((rec) => keep(rec.value)), bytes: r.bytes });
@@ -160,7 +165,8 @@ export async function readSession(source: SessionSource, options: OpenSessionOpt
     if (team) values.push(team.value);
     // A bad line's strings are one escape level deeper in its raw text than a record's: read as values, so the secrets they hold are known by value too.
     for (const d of diagnostics) if (d.lineHead !== undefined) values.push(stringLiteralsOf(d.lineHead));
-    report = await redactor.redactSession(values, { projectFolders: [source.projectFolder] }, options.clean);
+    const { progress } = options;
+    report = await redactor.redactSession(values, { projectFolders: [source.projectFolder] }, options.clean, progress && ((p) => progress(p.step === 'detect' ? { stage: 'detect', done: p.done, total: p.total } : { stage: 'redact' })));
   }
   // Problems quote file names and line heads: redacted before anyone stores or prints them (and quoted, unredacted, when redaction is off).
   const names = redactor;
@@ -205,6 +211,7 @@ export async function openSession(source: SessionSource, options: OpenSessionOpt
     ...(read.journals.size ? { workflowJournals: read.journals } : {}),
     ...(read.team ? { teamConfig: read.team.value } : {}),
   };
+  options.progress?.({ stage: 'model' });
   const built = buildSession(input);
   if (!built.ok) {
     const diagnostics = redactor ? built.diagnostics.map((d) => redactDiagnostic(d, redactor)) : built.diagnostics;

@@ -8,6 +8,7 @@ import { placeAnchorMap, sessionAnchorMap, toEntryData, type SessionEntryData } 
 import { openSession } from './open-session.js';
 import { readHead } from '../fs/read-head.js';
 import { cleanStringsKey, createCleanStrings, type CleanStrings } from '../redact/clean-strings.js';
+import type { SessionProgress } from './progress.js';
 import { createRenderCache, type RenderCache } from './render-cache.js';
 import { renderSession, type RenderSessionOptions } from './render-session.js';
 
@@ -60,14 +61,15 @@ export type SessionJobResult =
  * renders it, writes its pages and its Markdown to the render cache, and returns the
  * (redacted) store data. Pure of Astro, so the loader can run it in-process
  * or in a worker thread. `tokenizer`: a helper thread's (`job.helper`).
+ * `progress` is told each step as it goes (see progress.ts).
  */
-export async function processSession(job: SessionJob, tokenizer?: Tokenizer): Promise<SessionJobResult> {
+export async function processSession(job: SessionJob, tokenizer?: Tokenizer, progress?: (p: SessionProgress) => void): Promise<SessionJobResult> {
   const started = performance.now();
   const { source } = job;
   const cache = createRenderCache(job.cacheDir);
   const previous = job.previousKey && job.previousKey !== job.cacheKey ? job.previousKey : undefined;
   const clean = await cleanStringsOf(job, cache, previous);
-  const opened = await openSession(source, { root: job.root, owners: new Map([[source.sessionId, job.siblingAgents]]), redaction: job.redaction, ...(clean ? { clean } : {}) });
+  const opened = await openSession(source, { root: job.root, owners: new Map([[source.sessionId, job.siblingAgents]]), redaction: job.redaction, ...(clean ? { clean } : {}), ...(progress ? { progress } : {}) });
   const redactor = opened.redactor!;
   const elapsed = () => performance.now() - started;
   if (!opened.result.ok) {
@@ -80,7 +82,7 @@ export async function processSession(job: SessionJob, tokenizer?: Tokenizer): Pr
   const keep = (page: number) => cache.keepPage(previous!, page, job.cacheKey);
   // Each page goes to the cache as soon as it is made: a huge session's pages are never all in memory.
   const writePage = await cache.startWrite(job.cacheKey);
-  const rendered = await renderSession(session, job.render, job.renderSalt === undefined ? undefined : { salt: job.renderSalt, ...(digests.length ? { previous: { digests, read, keep } } : {}) }, writePage, tokenizer);
+  const rendered = await renderSession(session, job.render, job.renderSalt === undefined ? undefined : { salt: job.renderSalt, ...(digests.length ? { previous: { digests, read, keep } } : {}) }, writePage, tokenizer, progress && ((pages, total) => progress({ stage: 'render', pages, total })));
   // The twin page by page: a page the render kept has the Markdown it had (its turns and its prompts' page are the same), copied from the last twin.
   // A session of one page is written whole: its page is the one an append changes.
   const parts = twinParts(session, rendered.anchors);

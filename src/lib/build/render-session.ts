@@ -106,8 +106,9 @@ export function assetName(bytes: Buffer, mediaType: string): string {
  * the result by content digest. Pages are cut by `paginateTurns` (by turns and
  * by weight), so a message keeps its page when the session grows. With a
  * `tokenizer`, the code each page shows is tokenised on two threads at once.
+ * `onPage` is told the pages done so far and their number after each page.
  */
-export async function renderSession(session: Session, options: RenderSessionOptions, reuse?: PageReuse, sink?: PageSink, tokenizer?: Tokenizer): Promise<RenderedSession> {
+export async function renderSession(session: Session, options: RenderSessionOptions, reuse?: PageReuse, sink?: PageSink, tokenizer?: Tokenizer, onPage?: (pages: number, total: number) => void): Promise<RenderedSession> {
   await prepareMessages([...session.messages, ...session.abandoned.flatMap((b) => b.messages)]);
   const assets = new Map<string, AssetRef>();
   let pageEmitted = false;
@@ -165,13 +166,13 @@ export async function renderSession(session: Session, options: RenderSessionOpti
     // A page whose messages are those of the last render's page: its HTML is that page's.
     if (digest && previous?.digests[i] === digest) {
       reused.push(true);
-      if (sink && previous.keep) {
-        await previous.keep(i + 1);
-        continue;
+      if (sink && previous.keep) await previous.keep(i + 1);
+      else {
+        const page = await previous.read(i + 1);
+        if (sink) await sink(i + 1, page);
+        else pages.push(page);
       }
-      const page = await previous.read(i + 1);
-      if (sink) await sink(i + 1, page);
-      else pages.push(page);
+      onPage?.(i + 1, chunks.length);
       continue;
     }
     reused.push(false);
@@ -183,6 +184,7 @@ export async function renderSession(session: Session, options: RenderSessionOpti
     else pages.push(page);
     // Its images are known only by rendering it: such a page is rendered every time.
     if (reuse && pageEmitted) pageDigests[i] = '';
+    onPage?.(i + 1, chunks.length);
   }
 
   startPage(ctx);

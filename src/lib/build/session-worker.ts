@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { HIGHLIGHT_HELPER_ROLE, serveHighlightHelper, startHighlightHelper } from './highlight-helper.js';
 import { processSession, type SessionJob, type SessionJobResult } from './process-session.js';
+import { createProgressThinner, type SessionProgress } from './progress.js';
 import type { ThreadAnswer } from './worker-pool.js';
 import { warmUp } from './worker-warm-up.js';
 
@@ -21,8 +22,10 @@ function serveSessions(): void {
     const helper = job.helper ? startHighlightHelper(new URL(import.meta.url)) : undefined;
     await warm;
     let answer: ThreadAnswer<SessionJobResult>;
+    // Thinned here: a huge session's every chunk and page would be thousands of messages.
+    const progress = createProgressThinner((p) => parentPort!.postMessage({ progress: p } satisfies ThreadAnswer<never, SessionProgress>));
     try {
-      answer = { result: await processSession(job, helper?.tokenizer) };
+      answer = { result: await processSession(job, helper?.tokenizer, progress) };
     } catch (err) {
       const e = err instanceof Error ? err : new Error(String(err));
       answer = { error: { name: e.name, message: e.message, ...(e.stack ? { stack: e.stack } : {}) } };

@@ -8,19 +8,28 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
 import { Worker } from 'node:worker_threads';
 import type { SessionJob, SessionJobResult } from './process-session.js';
+import type { SessionProgress } from './progress.js';
 
-/** Worker threads that run jobs of one kind: `run` resolves with the job's result, `close` stops every thread. */
-export interface ThreadPool<J, R> {
-  run(job: J): Promise<R>;
+/**
+ * Worker threads that run jobs of one kind: `run` resolves with the job's
+ * result (`onProgress` is told what the thread reports on the way), `close`
+ * stops every thread.
+ */
+export interface ThreadPool<J, R, P = never> {
+  run(job: J, onProgress?: (p: P) => void): Promise<R>;
   close(): Promise<void>;
   size: number;
 }
 
 /** The pool the loader sends sessions to. */
-export type SessionPool = ThreadPool<SessionJob, SessionJobResult>;
+export type SessionPool = ThreadPool<SessionJob, SessionJobResult, SessionProgress>;
 
-/** What a worker thread posts back for a job: its result, or the error it threw (a plain object, as errors do not cross threads whole). */
-export type ThreadAnswer<R> = { result: R } | { error: { name: string; message: string; stack?: string } };
+/**
+ * What a worker thread posts back for a job: its result, or the error it threw
+ * (a plain object, as errors do not cross threads whole), after any number of
+ * progress reports.
+ */
+export type ThreadAnswer<R, P = never> = { result: R } | { error: { name: string; message: string; stack?: string } } | { progress: P };
 
 /** A thread that dies is replaced at most this many times per pool: a thread that cannot start at all would be restarted forever. */
 const MAX_RESTARTS = 8;
@@ -32,11 +41,11 @@ const MAX_RESTARTS = 8;
  * reason it died, and a new thread takes its place, so the other jobs of a
  * build still run. `first` are threads started already (taken before new ones).
  */
-export function createThreadPool<J, R>(start: () => Worker, size: number, first: Worker[] = []): ThreadPool<J, R> {
+export function createThreadPool<J, R, P = never>(start: () => Worker, size: number, first: Worker[] = []): ThreadPool<J, R, P> {
   const live = new Set<Worker>();
   const idle: Worker[] = [];
   const waiting: Array<() => void> = [];
-  const pending = new Map<Worker, { resolve: (r: R) => void; reject: (e: Error) => void }>();
+  const pending = new Map<Worker, { resolve: (r: R) => void; reject: (e: Error) => void; onProgress?: (p: P) => void }>();
   let closed = false;
   let restarts = 0;
   const wake = () => waiting.shift()?.();
@@ -48,9 +57,13 @@ export function createThreadPool<J, R>(start: () => Worker, size: number, first:
   const add = (w: Worker) => {
     live.add(w);
     idle.push(w);
-    w.on('message', (answer: ThreadAnswer<R>) => {
+    w.on('message', (answer: ThreadAnswer<R, P>) => {
       const p = pending.get(w);
       if (!p) return;
+      if ('progress' in answer) {
+        p.onProgress?.(answer.progress);
+        return;
+      }
       pending.delete(w);
       idle.push(w);
       wake();
@@ -73,14 +86,14 @@ export function createThreadPool<J, R>(start: () => Worker, size: number, first:
   while (live.size < size) add(start());
   return {
     size,
-    async run(job) {
+    async run(job, onProgress) {
       while (!idle.length) {
         if (!live.size) throw new Error('every worker thread stopped');
         await new Promise<void>((r) => waiting.push(r));
       }
       const worker = idle.pop()!;
       return new Promise<R>((resolve, reject) => {
-        pending.set(worker, { resolve, reject });
+        pending.set(worker, { resolve, reject, ...(onProgress ? { onProgress } : {}) });
         worker.postMessage(job);
       });
     },
@@ -121,7 +134,7 @@ export async function createSessionPool(cacheDir: string, size = Math.min(availa
   const outfile = early?.outfile ?? (await workerBundle(cacheDir));
   if (!outfile) return undefined;
   early?.worker.ref();
-  return createThreadPool<SessionJob, SessionJobResult>(() => new Worker(outfile), size, early ? [early.worker] : []);
+  return createThreadPool<SessionJob, SessionJobResult, SessionProgress>(() => new Worker(outfile), size, early ? [early.worker] : []);
 }
 
 /**

@@ -44,8 +44,9 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
  * @param path absolute path to read
  * @param displayName the name used in diagnostics (usually relative to the source root)
  * @param root the source root: the file is read only when it really lies inside it and is no symbolic link
+ * @param onRead told the bytes read so far after each chunk is parsed (progress on a huge file)
  */
-export async function readJsonl(path: string, displayName = path, root = dirname(path)): Promise<JsonlReadResult> {
+export async function readJsonl(path: string, displayName = path, root = dirname(path), onRead?: (bytes: number) => void): Promise<JsonlReadResult> {
   const records: JsonlRecord[] = [];
   const diagnostics: Diagnostic[] = [];
   let lineNo = 0;
@@ -72,6 +73,7 @@ export async function readJsonl(path: string, displayName = path, root = dirname
         start = nl + 1;
       }
       if (start < bytesRead) pending.push(Buffer.from(chunk.subarray(start, bytesRead)));
+      onRead?.(bytes);
     }
     if (pending.length) {
       lineNo++;

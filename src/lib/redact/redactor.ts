@@ -17,7 +17,7 @@ import { secretlintValues } from './secretlint.js';
 import { caselessFragments, exactFragments, trieSource } from './trie-regex.js';
 import { printedValues } from './command-output.js';
 import type { CleanStrings } from './clean-strings.js';
-import type { RedactionOptions, RedactionReport, Redactor, SessionHints } from './types.js';
+import type { RedactionOptions, RedactionProgress, RedactionReport, Redactor, SessionHints } from './types.js';
 import { isDistinctiveUsername, NON_PERSONAL_HOMES, usernameForms, usernamesFromCwds, usernamesFromFolder } from './usernames.js';
 
 /** Strings shorter than this cannot hold a secret or a home path. */
@@ -118,7 +118,7 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
   let state = newState(config);
 
   return {
-    async redactSession(values: unknown[], hints: SessionHints = {}, clean?: CleanStrings): Promise<RedactionReport> {
+    async redactSession(values: unknown[], hints: SessionHints = {}, clean?: CleanStrings, progress?: (p: RedactionProgress) => void): Promise<RedactionReport> {
       state = newState(config);
       seedUsernames(state, options, hints);
       applyDrops(values, options);
@@ -126,7 +126,7 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
       // Pass 1: find every secret value, so that pass 2 can replace them all in one go. A string the
       // last redaction of this session found clean is not looked at again (a grown session's old lines).
       const strings = distinctStrings(values);
-      const found = await detectSecrets(state, clean ? strings.filter((s) => !clean.carry(s)) : strings);
+      const found = await detectSecrets(state, clean ? strings.filter((s) => !clean.carry(s)) : strings, progress);
       // Secrets, names and logins printed bare by commands that print nothing else (`gh auth token`, `git config user.name`, `whoami`): known by the command, not by their look.
       const printed = printedValues(values);
       for (const v of printed.secret) register(state, COMMAND_OUTPUT_RULE, v);
@@ -134,6 +134,7 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
       for (const v of printed.username) addUsername(state, v);
       // Pass 2: replace in place. A string is clean when no rule found anything in it and nothing in it was replaced:
       // whatever it could teach, it taught nothing.
+      progress?.({ step: 'replace' });
       state.cache.clear();
       const decided = new Set<string>();
       // A string clean last time had nothing replaced in it then: it can only change now if something learnt since appears in it.
@@ -202,15 +203,36 @@ function distinctStrings(values: unknown[]): string[] {
   return [...unique];
 }
 
-/** Registers the secret values in the strings, secretlint's, then ours, and returns the strings any rule found something in. */
-async function detectSecrets(state: SessionState, strings: string[]): Promise<Set<string>> {
+/** Characters our rules look at between two progress reports. */
+const PROGRESS_CHARS = 1 << 20;
+
+/**
+ * Registers the secret values in the strings, secretlint's, then ours, and
+ * returns the strings any rule found something in. `progress`: the characters
+ * looked at by both, of twice the strings' length.
+ */
+async function detectSecrets(state: SessionState, strings: string[], progress?: (p: RedactionProgress) => void): Promise<Set<string>> {
   const found = new Set<string>();
+  let length = 0;
+  for (const s of strings) length += s.length;
+  const total = 2 * length;
+  progress?.({ step: 'detect', done: 0, total });
   // secretlint first: where both know a value, its rule names it more precisely.
-  for (const hit of await secretlintValues(strings)) {
+  for (const hit of await secretlintValues(strings, progress && ((chars) => progress({ step: 'detect', done: chars, total })))) {
     register(state, hit.rule, hit.value);
     found.add(strings[hit.source]);
   }
-  for (const s of strings) if (detect(state, s)) found.add(s);
+  let done = length;
+  let reported = done;
+  for (const s of strings) {
+    if (detect(state, s)) found.add(s);
+    done += s.length;
+    if (progress && done - reported >= PROGRESS_CHARS) {
+      reported = done;
+      progress({ step: 'detect', done, total });
+    }
+  }
+  progress?.({ step: 'detect', done: total, total });
   return found;
 }
 

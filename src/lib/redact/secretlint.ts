@@ -87,15 +87,17 @@ const profilerOff: Promise<void> = import('@secretlint/profiler').then(
 /**
  * Runs secretlint's recommended preset over many strings with as few calls as
  * possible (the strings are joined into chunks of a few MB) and returns the
- * secret values it found, in text order.
+ * secret values it found, in text order. `onChunk` is told the characters
+ * looked at so far after each chunk.
  */
-export async function secretlintValues(strings: readonly string[]): Promise<SecretlintHit[]> {
+export async function secretlintValues(strings: readonly string[], onChunk?: (chars: number) => void): Promise<SecretlintHit[]> {
   await profilerOff;
   const hits: SecretlintHit[] = [];
   let batch: string[] = [];
   let size = 0;
   // The index (in `strings`) of the batch's first string.
   let first = 0;
+  let looked = 0;
   const flush = async (): Promise<void> => {
     if (!batch.length) return;
     const content = batch.join(SEPARATOR);
@@ -103,6 +105,7 @@ export async function secretlintValues(strings: readonly string[]): Promise<Secr
     const { pieceAt } = pieceOffsets(batch.map((s) => s.length), SEPARATOR.length);
     const offset = first;
     first += batch.length;
+    for (const s of batch) looked += s.length;
     batch = [];
     size = 0;
     const result = await lintSource({
@@ -119,6 +122,7 @@ export async function secretlintValues(strings: readonly string[]): Promise<Secr
         hits.push({ rule: ruleName(message.messageId), value, source: offset + pieceAt(message.range[0]) });
       }
     }
+    onChunk?.(looked);
   };
   for (const s of strings) {
     if (size + s.length > SECRETLINT_CHUNK) await flush();

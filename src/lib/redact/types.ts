@@ -58,10 +58,20 @@ export interface Redactor {
    * and replaced nothing in (`carry`) are not looked at for secrets again, nor
    * replaced in unless something learnt since appears in them (`learntSince`);
    * this redaction records its own (`add`); see clean-strings.ts.
+   *
+   * `progress` is told how far it has come as it goes (see {@link RedactionProgress}).
    */
-  redactSession(values: unknown[], hints?: SessionHints, clean?: CleanStrings): Promise<RedactionReport>;
+  redactSession(values: unknown[], hints?: SessionHints, clean?: CleanStrings, progress?: (p: RedactionProgress) => void): Promise<RedactionReport>;
   /** Redacts one free string with the session's current mapping (e.g. a project folder name for a URL). */
   redactText(text: string): string;
   /** Usernames known to the redactor after the last session (options, hints, cwd values, paths). */
   knownUsernames(): string[];
 }
+
+/**
+ * How far a session's redaction has come: while looking for secrets, the
+ * characters looked at so far of `total` (each distinct string once by
+ * secretlint's rules and once by ours, so `total` is twice their length);
+ * then the replacing.
+ */
+export type RedactionProgress = { step: 'detect'; done: number; total: number } | { step: 'replace' };

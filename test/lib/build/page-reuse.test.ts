@@ -97,11 +97,14 @@ describe('renderSession with the pages of the last render', () => {
     const sunk: number[] = [];
     let reads = 0;
     const previous = { digests: before.pageDigests!, read: async (p: number) => (reads++, before.pages[p - 1]), keep: async (p: number) => void kept.push(p) };
-    const after = await renderSession(grown, options, { salt: 's1', previous }, async (page) => void sunk.push(page));
+    const done: Array<[number, number]> = [];
+    const after = await renderSession(grown, options, { salt: 's1', previous }, async (page) => void sunk.push(page), undefined, (pages, total) => void done.push([pages, total]));
     expect(reads).toBe(0);
     expect(kept).toEqual(Array.from({ length: before.pages.length - 1 }, (_, i) => i + 1));
     expect(sunk).toEqual(Array.from({ length: after.pageCount - kept.length }, (_, i) => kept.length + i + 1));
     expect(after.reused.flatMap((r, i) => (r ? [i + 1] : []))).toEqual(kept);
+    // Progress counts every page, kept or rendered, as it is done.
+    expect(done).toEqual(Array.from({ length: after.pageCount }, (_, i) => [i + 1, after.pageCount]));
   }, 300_000);
 
   it('reuses nothing when the settings or code differ (another salt)', async () => {

@@ -9,6 +9,7 @@ import { discoverSources, type SessionSource } from '../../../src/lib/discover.j
 import { assignSiblingAgents } from '../../../src/lib/build/sibling-agents.js';
 import { processSession, type SessionJob } from '../../../src/lib/build/process-session.js';
 import { createSessionPool, createThreadPool, HELPER_MIN_BYTES, prestartSessionPool, releasePrestarted, wantsHighlightHelper, type SessionPool } from '../../../src/lib/build/worker-pool.js';
+import type { SessionProgress } from '../../../src/lib/build/progress.js';
 import { loadConfig } from '../../../src/schemas/config.js';
 import { corpusRoot, repoRoot } from '../../helpers/shared.js';
 
@@ -64,6 +65,28 @@ describe('worker threads started early', () => {
     await expectSameRender(pool, job(early), job(join(work, 'plain')));
   }, 120_000);
 
+  it('report each step of a session as they go: the file read to its end, then every page rendered', async () => {
+    const dir = join(work, 'progress');
+    const pool = (await createSessionPool(dir, 1))!;
+    try {
+      const seen: SessionProgress[] = [];
+      const result = await pool.run(job(dir), (p) => seen.push(p));
+      if (!result.ok) throw new Error(`not processed: ${result.reason}`);
+      expect(seen.map((p) => p.stage).filter((s, i, all) => s !== all[i - 1])).toEqual(['read', 'detect', 'redact', 'model', 'render']);
+      const reads = seen.filter((p) => p.stage === 'read');
+      expect(reads.at(-1)).toEqual({ stage: 'read', bytes: source.size, total: source.size });
+      const looked = seen.filter((p) => p.stage === 'detect');
+      expect(looked[0]).toMatchObject({ done: 0 });
+      expect(looked.at(-1)!.done).toBe(looked.at(-1)!.total);
+      expect(looked.at(-1)!.total).toBeGreaterThan(0);
+      const pages = seen.filter((p) => p.stage === 'render');
+      expect(pages.at(-1)).toEqual({ stage: 'render', pages: result.data.pageCount, total: result.data.pageCount });
+      expect(pages.map((p) => p.pages)).toEqual([...pages.map((p) => p.pages)].sort((a, b) => a - b));
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
   it('are stopped when there is nothing to process, and a second start for the same folder starts nothing more', async () => {
     const dir = join(work, 'idle');
     prestartSessionPool(dir);
@@ -117,6 +140,7 @@ describe('the thread pool', () => {
 parentPort.on('message', (job) => {
   if (job === 'die') setTimeout(() => { throw new TypeError('uncaught, with a secret in it'); });
   else if (job === 'throw') parentPort.postMessage({ error: { name: 'RangeError', message: 'thrown' } });
+  else if (job === 'steps') for (const m of [{ progress: 1 }, { progress: 2 }, { result: 3 }]) parentPort.postMessage(m);
   else parentPort.postMessage({ result: job * 2 });
 });`,
       { eval: true },
@@ -130,6 +154,20 @@ parentPort.on('message', (job) => {
       expect(await Promise.all([pool.run(1), pool.run(2), pool.run(3)])).toEqual([2, 4, 6]);
       await expect(pool.run('throw')).rejects.toMatchObject({ name: 'RangeError', message: 'thrown' });
       expect(await pool.run(4)).toBe(8);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it("hands a job's progress to its caller, and its result only when it comes", async () => {
+    const pool = createThreadPool<number | string, number, number>(thread, 1);
+    try {
+      const seen: number[] = [];
+      expect(await pool.run('steps', (p) => seen.push(p))).toBe(3);
+      expect(seen).toEqual([1, 2]);
+      // Without a listener the reports are dropped, and the thread is free for the next job.
+      expect(await pool.run('steps')).toBe(3);
+      expect(await pool.run(5)).toBe(10);
     } finally {
       await pool.close();
     }
