@@ -15,7 +15,7 @@ import { createProblemReport, listed, plural, printable } from '../lib/build/pro
 import { createProgress, isInteractive, isVerbose, PROGRESS_LABEL, sessionsProgressText, type SessionProgress } from '../lib/build/progress.js';
 import { createRenderCache, problemsFilePath } from '../lib/build/render-cache.js';
 import type { RenderSessionOptions } from '../lib/build/render-session.js';
-import { createSessionPool, releasePrestarted, wantsHighlightHelper } from '../lib/build/worker-pool.js';
+import { createSessionPool, releasePrestarted, wantsHelperThread } from '../lib/build/worker-pool.js';
 import { entryIdOf } from '../lib/site/slug.js';
 import { assetUrl, pagesBase } from '../lib/site/urls.js';
 import { keepCollectionKnown } from './empty-collection.js';
@@ -237,8 +237,8 @@ async function runJobs(jobs: PlannedJob[], cacheDir: string, logger: LoaderConte
   // the reader, redaction, model and renderers for this thread (about 0.5 s less on a rebuild).
   const many = jobs.length > 1 && jobBytes > 4e6;
   const pool = jobs.length ? await createSessionPool(cacheDir, many ? undefined : 1) : undefined;
-  // A big session alone on one thread: a second one tokenises a share of the code its pages show.
-  if (pool && wantsHighlightHelper(jobs[0].job, jobs.length, pool.size)) jobs[0].job.helper = true;
+  // A big session alone on one thread: a second one looks for secrets in a share of its strings and tokenises a share of the code its pages show.
+  if (pool && wantsHelperThread(jobs[0].job, jobs.length, pool.size)) jobs[0].job.helper = true;
   // The thread the integration started early is not needed when nothing changed.
   if (!jobs.length) await releasePrestarted(cacheDir);
   if (jobs.length) logger.info(`processing ${jobs.length} session${jobs.length === 1 ? '' : 's'} (${(jobBytes / 1e6).toFixed(1)} MB)${pool && pool.size > 1 ? ` on ${pool.size} threads` : ''}`);

@@ -6,6 +6,7 @@ import { openInside, readTextInside } from '../fs/safe-path.js';
 import { MAX_JSON_DEPTH, nestsTooDeep } from '../jsonl/json-depth.js';
 import { jsonErrorReason, readJsonl, stringLiteralsOf, type JsonlRecord } from '../jsonl/read-jsonl.js';
 import type { CleanStrings } from '../redact/clean-strings.js';
+import type { BatchDetector } from '../redact/detect-batch.js';
 import { createRedactor } from '../redact/redactor.js';
 import type { RedactionOptions, RedactionReport, Redactor } from '../redact/types.js';
 import { redactProjectFolder, usernamesFromCwds, usernamesFromFolder } from '../redact/usernames.js';
@@ -115,6 +116,8 @@ export interface OpenSessionOptions {
   clean?: CleanStrings;
   /** Told each step as it starts, and the session file's bytes read as it is read (see progress.ts). */
   progress?: (p: SessionProgress) => void;
+  /** Another thread that looks for secrets in a share of the session's strings (see detect-batch.ts). */
+  detector?: BatchDetector;
 }
 
 /**
@@ -165,8 +168,12 @@ export async function readSession(source: SessionSource, options: OpenSessionOpt
     if (team) values.push(team.value);
     // A bad line's strings are one escape level deeper in its raw text than a record's: read as values, so the secrets they hold are known by value too.
     for (const d of diagnostics) if (d.lineHead !== undefined) values.push(stringLiteralsOf(d.lineHead));
-    const { progress } = options;
-    report = await redactor.redactSession(values, { projectFolders: [source.projectFolder] }, options.clean, progress && ((p) => progress(p.step === 'detect' ? { stage: 'detect', done: p.done, total: p.total } : { stage: 'redact' })));
+    const { progress, clean, detector } = options;
+    report = await redactor.redactSession(values, { projectFolders: [source.projectFolder] }, {
+      clean,
+      detector,
+      progress: progress && ((p) => progress(p.step === 'detect' ? { stage: 'detect', done: p.done, total: p.total } : { stage: 'redact' })),
+    });
   }
   // Problems quote file names and line heads: redacted before anyone stores or prints them (and quoted, unredacted, when redaction is off).
   const names = redactor;

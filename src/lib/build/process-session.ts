@@ -3,7 +3,7 @@ import { relative } from 'node:path';
 import { toPosix, type SessionSource } from '../discover.js';
 import { twinParts } from '../export/twin.js';
 import type { RedactionOptions, Redactor } from '../redact/types.js';
-import type { Tokenizer } from '../render/highlight.js';
+import type { HelperThread } from './helper-thread.js';
 import { placeAnchorMap, sessionAnchorMap, toEntryData, type SessionEntryData } from './entry-data.js';
 import { openSession } from './open-session.js';
 import { readHead } from '../fs/read-head.js';
@@ -29,7 +29,7 @@ export interface SessionJob {
   renderSalt?: string;
   /** The render cache key of this session's last render (it changed since): its unchanged pages are reused. */
   previousKey?: string;
-  /** Tokenise the code its pages show on a second thread too (highlight-helper.ts): set for a big session processed alone, with a core to spare. */
+  /** Look for secrets and tokenise the code its pages show on a second thread too (helper-thread.ts): set for a big session processed alone, with a core to spare. */
   helper?: boolean;
 }
 
@@ -60,16 +60,16 @@ export type SessionJobResult =
  * The per-session build path: opens one session (read → redact → model),
  * renders it, writes its pages and its Markdown to the render cache, and returns the
  * (redacted) store data. Pure of Astro, so the loader can run it in-process
- * or in a worker thread. `tokenizer`: a helper thread's (`job.helper`).
+ * or in a worker thread. `helper`: the session's helper thread (`job.helper`).
  * `progress` is told each step as it goes (see progress.ts).
  */
-export async function processSession(job: SessionJob, tokenizer?: Tokenizer, progress?: (p: SessionProgress) => void): Promise<SessionJobResult> {
+export async function processSession(job: SessionJob, helper?: Pick<HelperThread, 'tokenizer' | 'detector'>, progress?: (p: SessionProgress) => void): Promise<SessionJobResult> {
   const started = performance.now();
   const { source } = job;
   const cache = createRenderCache(job.cacheDir);
   const previous = job.previousKey && job.previousKey !== job.cacheKey ? job.previousKey : undefined;
   const clean = await cleanStringsOf(job, cache, previous);
-  const opened = await openSession(source, { root: job.root, owners: new Map([[source.sessionId, job.siblingAgents]]), redaction: job.redaction, ...(clean ? { clean } : {}), ...(progress ? { progress } : {}) });
+  const opened = await openSession(source, { root: job.root, owners: new Map([[source.sessionId, job.siblingAgents]]), redaction: job.redaction, ...(clean ? { clean } : {}), ...(progress ? { progress } : {}), ...(helper ? { detector: helper.detector } : {}) });
   const redactor = opened.redactor!;
   const elapsed = () => performance.now() - started;
   if (!opened.result.ok) {
@@ -82,7 +82,7 @@ export async function processSession(job: SessionJob, tokenizer?: Tokenizer, pro
   const keep = (page: number) => cache.keepPage(previous!, page, job.cacheKey);
   // Each page goes to the cache as soon as it is made: a huge session's pages are never all in memory.
   const writePage = await cache.startWrite(job.cacheKey);
-  const rendered = await renderSession(session, job.render, job.renderSalt === undefined ? undefined : { salt: job.renderSalt, ...(digests.length ? { previous: { digests, read, keep } } : {}) }, writePage, tokenizer, progress && ((pages, total) => progress({ stage: 'render', pages, total })));
+  const rendered = await renderSession(session, job.render, job.renderSalt === undefined ? undefined : { salt: job.renderSalt, ...(digests.length ? { previous: { digests, read, keep } } : {}) }, writePage, helper?.tokenizer, progress && ((pages, total) => progress({ stage: 'render', pages, total })));
   // The twin page by page: a page the render kept has the Markdown it had (its turns and its prompts' page are the same), copied from the last twin.
   // A session of one page is written whole: its page is the one an append changes.
   const parts = twinParts(session, rendered.anchors);

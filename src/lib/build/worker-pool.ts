@@ -104,15 +104,16 @@ export function createThreadPool<J, R, P = never>(start: () => Worker, size: num
   };
 }
 
-/** Sessions smaller than this are rendered without a highlight helper: starting one costs more than it saves. */
+/** Sessions smaller than this are processed without a helper thread: starting one costs more than it saves. */
 export const HELPER_MIN_BYTES = 8e6;
 
 /**
- * Whether a session job gets a highlight helper (highlight-helper.ts): a big
- * session rendered from scratch (a grown one renders its last pages only),
+ * Whether a session job gets a helper thread (helper-thread.ts): a big
+ * session processed from scratch (a grown one looks for secrets in its new
+ * lines and renders its last pages only),
  * processed alone on `threads` threads while the machine has a core to spare.
  */
-export function wantsHighlightHelper(job: SessionJob, jobs: number, threads: number, cores = availableParallelism()): boolean {
+export function wantsHelperThread(job: SessionJob, jobs: number, threads: number, cores = availableParallelism()): boolean {
   return jobs === 1 && threads < cores && job.previousKey === undefined && job.source.size >= HELPER_MIN_BYTES;
 }
 

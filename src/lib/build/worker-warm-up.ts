@@ -37,9 +37,9 @@ export async function warmUp(): Promise<void> {
 }
 
 /**
- * The highlighter's part of `warmUp` alone: all a highlight helper thread
- * (highlight-helper.ts) ever uses, so it neither compiles the redaction rules
- * nor parses Markdown. Never throws.
+ * The highlighter's part of `warmUp` alone: what a helper thread
+ * (helper-thread.ts) warms while the session is read. It parses no Markdown
+ * and leaves secretlint's rules to its first batch of strings. Never throws.
  */
 export async function warmHighlighter(): Promise<void> {
   try {

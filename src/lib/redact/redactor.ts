@@ -13,11 +13,12 @@ import {
   type CompiledPattern,
 } from './rules.js';
 import { imageFormatOf, stripImageMetadata } from './image-metadata.js';
-import { secretlintValues } from './secretlint.js';
+import { secretlintChunks } from './secretlint.js';
+import { detectBatch, type BatchDetector, type BatchFindings } from './detect-batch.js';
 import { caselessFragments, exactFragments, trieSource } from './trie-regex.js';
 import { printedValues } from './command-output.js';
 import type { CleanStrings } from './clean-strings.js';
-import type { RedactionOptions, RedactionProgress, RedactionReport, Redactor, SessionHints } from './types.js';
+import type { ExtraPattern, RedactionOptions, RedactionProgress, RedactionReport, RedactSessionOptions, Redactor, SessionHints } from './types.js';
 import { isDistinctiveUsername, NON_PERSONAL_HOMES, usernameForms, usernamesFromCwds, usernamesFromFolder } from './usernames.js';
 
 /** Strings shorter than this cannot hold a secret or a home path. */
@@ -118,7 +119,7 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
   let state = newState(config);
 
   return {
-    async redactSession(values: unknown[], hints: SessionHints = {}, clean?: CleanStrings, progress?: (p: RedactionProgress) => void): Promise<RedactionReport> {
+    async redactSession(values: unknown[], hints: SessionHints = {}, { clean, progress, detector }: RedactSessionOptions = {}): Promise<RedactionReport> {
       state = newState(config);
       seedUsernames(state, options, hints);
       applyDrops(values, options);
@@ -126,7 +127,7 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
       // Pass 1: find every secret value, so that pass 2 can replace them all in one go. A string the
       // last redaction of this session found clean is not looked at again (a grown session's old lines).
       const strings = distinctStrings(values);
-      const found = await detectSecrets(state, clean ? strings.filter((s) => !clean.carry(s)) : strings, progress);
+      const found = await detectSecrets(state, clean ? strings.filter((s) => !clean.carry(s)) : strings, options.extraPatterns ?? [], progress, detector);
       // Secrets, names and logins printed bare by commands that print nothing else (`gh auth token`, `git config user.name`, `whoami`): known by the command, not by their look.
       const printed = printedValues(values);
       for (const v of printed.secret) register(state, COMMAND_OUTPUT_RULE, v);
@@ -203,36 +204,66 @@ function distinctStrings(values: unknown[]): string[] {
   return [...unique];
 }
 
-/** Characters our rules look at between two progress reports. */
-const PROGRESS_CHARS = 1 << 20;
-
 /**
- * Registers the secret values in the strings, secretlint's, then ours, and
- * returns the strings any rule found something in. `progress`: the characters
- * looked at by both, of twice the strings' length.
+ * Registers the secret values in the strings and returns the strings any rule
+ * found something in. The strings are looked at in batches (secretlint's
+ * chunks), here and, with a `detector`, on another thread at once, each taking
+ * the next batch when done with one; then the findings are registered in the
+ * order one thread looking at every string in turn would have found them
+ * (secretlint's, then ours: where both know a value, secretlint's rule names
+ * it more precisely), so the placeholders are the same either way.
+ * `progress`: the characters looked at, each string once by each rule set, of
+ * twice the strings' length.
  */
-async function detectSecrets(state: SessionState, strings: string[], progress?: (p: RedactionProgress) => void): Promise<Set<string>> {
+async function detectSecrets(
+  state: SessionState,
+  strings: string[],
+  extraPatterns: readonly ExtraPattern[],
+  progress?: (p: RedactionProgress) => void,
+  detector?: BatchDetector,
+): Promise<Set<string>> {
+  const batches = secretlintChunks(strings);
+  const results: BatchFindings[] = new Array(batches.length);
+  const length = (batch: string[]) => batch.reduce((n, s) => n + s.length, 0);
+  const total = 2 * length(strings);
+  let done = 0;
+  progress?.({ step: 'detect', done, total });
+  let next = 0;
+  const finish = (i: number, findings: BatchFindings) => {
+    results[i] = findings;
+    done += 2 * length(batches[i]);
+    progress?.({ step: 'detect', done, total });
+  };
+  const here = async () => {
+    for (let i = next++; i < batches.length; i = next++) finish(i, await detectBatch(batches[i], state.config.extra));
+  };
+  const there = async (detect: BatchDetector) => {
+    for (let i = next++; i < batches.length; i = next++) {
+      try {
+        finish(i, await detect(batches[i], extraPatterns));
+      } catch {
+        // The other thread died: this batch, and those left, are looked at here.
+        finish(i, await detectBatch(batches[i], state.config.extra));
+        return;
+      }
+    }
+  };
+  await Promise.all([here(), ...(detector && batches.length > 1 ? [there(detector)] : [])]);
   const found = new Set<string>();
-  let length = 0;
-  for (const s of strings) length += s.length;
-  const total = 2 * length;
-  progress?.({ step: 'detect', done: 0, total });
-  // secretlint first: where both know a value, its rule names it more precisely.
-  for (const hit of await secretlintValues(strings, progress && ((chars) => progress({ step: 'detect', done: chars, total })))) {
-    register(state, hit.rule, hit.value);
-    found.add(strings[hit.source]);
-  }
-  let done = length;
-  let reported = done;
-  for (const s of strings) {
-    if (detect(state, s)) found.add(s);
-    done += s.length;
-    if (progress && done - reported >= PROGRESS_CHARS) {
-      reported = done;
-      progress({ step: 'detect', done, total });
+  for (const [i, { secretlint }] of results.entries()) {
+    for (const hit of secretlint) {
+      register(state, hit.rule, hit.value);
+      found.add(batches[i][hit.source]);
     }
   }
-  progress?.({ step: 'detect', done: total, total });
+  for (const [i, { ours, oursIn }] of results.entries()) {
+    for (const at of oursIn) found.add(batches[i][at]);
+    for (const f of ours) {
+      if ('rule' in f) register(state, f.rule, f.value, f.group);
+      else if (f.person === 'username') addUsername(state, f.value);
+      else addName(state, f.value);
+    }
+  }
   return found;
 }
 

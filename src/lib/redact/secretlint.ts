@@ -7,7 +7,7 @@ import { pieceOffsets } from '../piece-offsets.js';
 export interface SecretlintHit {
   rule: string;
   value: string;
-  /** Where it was found: the index of its string in the list given to `secretlintValues`. */
+  /** Where it was found: the index of its string in the chunk given to `secretlintChunk`. */
   source: number;
 }
 
@@ -85,51 +85,54 @@ const profilerOff: Promise<void> = import('@secretlint/profiler').then(
 );
 
 /**
- * Runs secretlint's recommended preset over many strings with as few calls as
- * possible (the strings are joined into chunks of a few MB) and returns the
- * secret values it found, in text order. `onChunk` is told the characters
- * looked at so far after each chunk.
+ * The strings cut into secretlint's calls, in order: each chunk joins to about
+ * {@link SECRETLINT_CHUNK} characters (a longer string is a chunk of its own).
+ * What a chunk's call finds depends on the chunk alone, so chunks can be looked
+ * at in any order, on any thread, and give what one pass over them all gives.
  */
-export async function secretlintValues(strings: readonly string[], onChunk?: (chars: number) => void): Promise<SecretlintHit[]> {
-  await profilerOff;
-  const hits: SecretlintHit[] = [];
-  let batch: string[] = [];
+export function secretlintChunks(strings: readonly string[]): string[][] {
+  const chunks: string[][] = [];
+  let chunk: string[] = [];
   let size = 0;
-  // The index (in `strings`) of the batch's first string.
-  let first = 0;
-  let looked = 0;
-  const flush = async (): Promise<void> => {
-    if (!batch.length) return;
-    const content = batch.join(SEPARATOR);
-    // Which string of the batch a match lies in.
-    const { pieceAt } = pieceOffsets(batch.map((s) => s.length), SEPARATOR.length);
-    const offset = first;
-    first += batch.length;
-    for (const s of batch) looked += s.length;
-    batch = [];
-    size = 0;
-    const result = await lintSource({
-      source: { filePath: '/session.txt', content, contentType: 'text' },
-      options: { config, noPhysicFilePath: true },
-    });
-    for (const message of result.messages) {
-      if (SKIPPED_MESSAGES.has(message.messageId)) continue;
-      const data = (message.data ?? {}) as Record<string, unknown>;
-      for (const [key, value] of Object.entries(data)) {
-        if (NON_SECRET_DATA.has(key) || typeof value !== 'string' || value.length < 8) continue;
-        // A value that crosses a separator is a match between two strings, not a secret.
-        if (value.includes('\u0000')) continue;
-        hits.push({ rule: ruleName(message.messageId), value, source: offset + pieceAt(message.range[0]) });
-      }
-    }
-    onChunk?.(looked);
-  };
   for (const s of strings) {
-    if (size + s.length > SECRETLINT_CHUNK) await flush();
-    batch.push(s);
+    if (chunk.length && size + s.length > SECRETLINT_CHUNK) {
+      chunks.push(chunk);
+      chunk = [];
+      size = 0;
+    }
+    chunk.push(s);
     size += s.length + SEPARATOR.length;
   }
-  await flush();
+  if (chunk.length) chunks.push(chunk);
+  return chunks;
+}
+
+/**
+ * Runs secretlint's recommended preset over one chunk of strings (see
+ * {@link secretlintChunks}) in one call and returns the secret values it
+ * found, in the order it reports them; a hit's `source` is its string's index
+ * in `chunk`.
+ */
+export async function secretlintChunk(chunk: readonly string[]): Promise<SecretlintHit[]> {
+  await profilerOff;
+  if (!chunk.length) return [];
+  const hits: SecretlintHit[] = [];
+  // Which string of the chunk a match lies in.
+  const { pieceAt } = pieceOffsets(chunk.map((s) => s.length), SEPARATOR.length);
+  const result = await lintSource({
+    source: { filePath: '/session.txt', content: chunk.join(SEPARATOR), contentType: 'text' },
+    options: { config, noPhysicFilePath: true },
+  });
+  for (const message of result.messages) {
+    if (SKIPPED_MESSAGES.has(message.messageId)) continue;
+    const data = (message.data ?? {}) as Record<string, unknown>;
+    for (const [key, value] of Object.entries(data)) {
+      if (NON_SECRET_DATA.has(key) || typeof value !== 'string' || value.length < 8) continue;
+      // A value that crosses a separator is a match between two strings, not a secret.
+      if (value.includes('\u0000')) continue;
+      hits.push({ rule: ruleName(message.messageId), value, source: pieceAt(message.range[0]) });
+    }
+  }
   return hits;
 }
 

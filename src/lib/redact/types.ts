@@ -1,4 +1,5 @@
 import type { CleanStrings } from './clean-strings.js';
+import type { BatchDetector } from './detect-batch.js';
 
 /** An extra secret pattern from the site's configuration. */
 export interface ExtraPattern {
@@ -48,20 +49,28 @@ export interface SessionHints {
   cwds?: string[];
 }
 
+/** How one session's redaction goes about it (see `Redactor.redactSession`). */
+export interface RedactSessionOptions {
+  /**
+   * The strings the last redaction of this session found nothing in and
+   * replaced nothing in (`carry`) are not looked at for secrets again, nor
+   * replaced in unless something learnt since appears in them (`learntSince`);
+   * this redaction records its own (`add`); see clean-strings.ts.
+   */
+  clean?: CleanStrings;
+  /** Told how far it has come as it goes (see {@link RedactionProgress}). */
+  progress?: (p: RedactionProgress) => void;
+  /** Looks for secrets in a share of the strings on another thread at the same time (see detect-batch.ts); the result is the same without it. */
+  detector?: BatchDetector;
+}
+
 export interface Redactor {
   /**
    * Redacts every string (and path-like keys) of the given JSON values in
    * place; one call = one session (session file + its subagent files, so
    * placeholders are stable across them).
-   *
-   * `clean`: the strings the last redaction of this session found nothing in
-   * and replaced nothing in (`carry`) are not looked at for secrets again, nor
-   * replaced in unless something learnt since appears in them (`learntSince`);
-   * this redaction records its own (`add`); see clean-strings.ts.
-   *
-   * `progress` is told how far it has come as it goes (see {@link RedactionProgress}).
    */
-  redactSession(values: unknown[], hints?: SessionHints, clean?: CleanStrings, progress?: (p: RedactionProgress) => void): Promise<RedactionReport>;
+  redactSession(values: unknown[], hints?: SessionHints, options?: RedactSessionOptions): Promise<RedactionReport>;
   /** Redacts one free string with the session's current mapping (e.g. a project folder name for a URL). */
   redactText(text: string): string;
   /** Usernames known to the redactor after the last session (options, hints, cwd values, paths). */

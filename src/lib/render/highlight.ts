@@ -286,7 +286,7 @@ export interface TokenizeNeed {
 }
 
 /**
- * Tokenises blocks on another thread (src/lib/build/highlight-helper.ts):
+ * Tokenises blocks on another thread (src/lib/build/helper-thread.ts):
  * with the grammars loaded here (`langs`, so that the other thread's output is
  * this one's), it answers with each block's lines encoded, and how long that took.
  */

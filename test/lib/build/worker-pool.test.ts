@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,10 +9,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSources, type SessionSource } from '../../../src/lib/discover.js';
 import { assignSiblingAgents } from '../../../src/lib/build/sibling-agents.js';
 import { processSession, type SessionJob } from '../../../src/lib/build/process-session.js';
-import { createSessionPool, createThreadPool, HELPER_MIN_BYTES, prestartSessionPool, releasePrestarted, wantsHighlightHelper, type SessionPool } from '../../../src/lib/build/worker-pool.js';
+import { createSessionPool, createThreadPool, HELPER_MIN_BYTES, prestartSessionPool, releasePrestarted, wantsHelperThread, type SessionPool } from '../../../src/lib/build/worker-pool.js';
 import type { SessionProgress } from '../../../src/lib/build/progress.js';
 import { loadConfig } from '../../../src/schemas/config.js';
 import { corpusRoot, repoRoot } from '../../helpers/shared.js';
+import { makeLargeSession } from '../../../scripts/lib/bench/large-session.js';
 
 const work = mkdtempSync(join(tmpdir(), 'sp-worker-pool-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -193,16 +195,16 @@ parentPort.on('message', (job) => {
   }, 60_000);
 });
 
-describe('a highlight helper', () => {
+describe('a helper thread', () => {
   it('goes to a big session rendered from scratch alone, with a core to spare, and to no other', () => {
     const big = { ...job(work), source: { ...source, size: HELPER_MIN_BYTES } };
-    expect(wantsHighlightHelper(big, 1, 1, 2)).toBe(true);
+    expect(wantsHelperThread(big, 1, 1, 2)).toBe(true);
     // Two sessions, or every core busy, or a grown session (it renders its last pages only), or a small one: none.
-    expect(wantsHighlightHelper(big, 2, 1, 2)).toBe(false);
-    expect(wantsHighlightHelper(big, 1, 2, 2)).toBe(false);
-    expect(wantsHighlightHelper(big, 1, 1, 1)).toBe(false);
-    expect(wantsHighlightHelper({ ...big, previousKey: 'before' }, 1, 1, 2)).toBe(false);
-    expect(wantsHighlightHelper({ ...big, source: { ...source, size: HELPER_MIN_BYTES - 1 } }, 1, 1, 2)).toBe(false);
+    expect(wantsHelperThread(big, 2, 1, 2)).toBe(false);
+    expect(wantsHelperThread(big, 1, 2, 2)).toBe(false);
+    expect(wantsHelperThread(big, 1, 1, 1)).toBe(false);
+    expect(wantsHelperThread({ ...big, previousKey: 'before' }, 1, 1, 2)).toBe(false);
+    expect(wantsHelperThread({ ...big, source: { ...source, size: HELPER_MIN_BYTES - 1 } }, 1, 1, 2)).toBe(false);
   });
 
   it('changes nothing a render gives: a session rendered with one is rendered byte for byte as without', async () => {
@@ -212,4 +214,28 @@ describe('a highlight helper', () => {
     const dir = join(work, 'helped');
     await expectSameRender((await createSessionPool(dir, 1))!, { ...heavy(dir), helper: true }, heavy(join(work, 'unhelped')));
   }, 120_000);
+
+  it('looks for secrets in a share of a big session\'s strings, and what it finds is numbered as one thread numbers it', async () => {
+    // A generated session of several secretlint chunks, a distinct token every few hundred lines: each batch, whichever thread looks at it, holds some.
+    const dir = join(work, 'secrets-source');
+    const made = await makeLargeSession(dir, 10e6);
+    const tokens: string[] = [];
+    const result = '"type":"tool_result","content":"';
+    let results = 0;
+    const lines = readFileSync(made.file, 'utf8').split('\n').map((line) => {
+      if (!line.includes(result) || results++ % 16 !== 8) return line;
+      const token = `ghp_${createHash('sha256').update(String(results)).digest('base64url').replace(/[-_]/g, 'x').slice(0, 36)}`;
+      tokens.push(token);
+      return line.replace(result, `${result}deploy with ${token}: `);
+    });
+    writeFileSync(made.file, lines.join('\n'));
+    expect(tokens.length).toBeGreaterThan(20);
+    const big = (await discoverSources(dir)).sessions[0];
+    const bigJob = (cacheDir: string): SessionJob => ({ ...job(cacheDir), source: big, root: dir, siblingAgents: [] });
+    const helped = join(work, 'secrets-helped');
+    await expectSameRender((await createSessionPool(helped, 1))!, { ...bigJob(helped), helper: true }, bigJob(join(work, 'secrets-unhelped')));
+    const pages = Object.values(rendered(helped)).join('');
+    for (const token of tokens) expect(pages).not.toContain(token);
+    expect(pages).toContain(`[REDACTED:github-token#${tokens.length}]`);
+  }, 180_000);
 });

@@ -31,7 +31,7 @@ describe('redactSession with the clean strings of its last redaction', () => {
   it('records only strings nothing was found or replaced in', async () => {
     const clean = createCleanStrings(key);
     const values = [...oldLines(), ...newLines()];
-    await createRedactor().redactSession(values, {}, clean);
+    await createRedactor().redactSession(values, {}, { clean });
     const next = createCleanStrings(key, clean.toBuffer());
     expect(next.has('Nothing secret in this answer, only words.')).toBe(true);
     // The password taught by the new line is replaced in the old one: not clean.
@@ -42,11 +42,11 @@ describe('redactSession with the clean strings of its last redaction', () => {
   it('redacts a grown session as a redaction from scratch does: what the new lines teach is replaced in the old ones too', async () => {
     const clean = createCleanStrings(key);
     const before = oldLines();
-    await createRedactor().redactSession(before, {}, clean);
+    await createRedactor().redactSession(before, {}, { clean });
     // The old line was clean: it holds the password bare, with nothing that says it is one.
     expect(JSON.stringify(before)).toContain(LEARNT);
     const grown = [...oldLines(), ...newLines()];
-    await createRedactor().redactSession(grown, {}, createCleanStrings(key, clean.toBuffer()));
+    await createRedactor().redactSession(grown, {}, { clean: createCleanStrings(key, clean.toBuffer()) });
     const fresh = [...oldLines(), ...newLines()];
     await createRedactor().redactSession(fresh, {});
     expect(grown).toEqual(fresh);
@@ -59,10 +59,10 @@ describe('redactSession with the clean strings of its last redaction', () => {
     const lines = () => [{ text: 'Logged in to github.com account al (keyring)' }];
     const clean = createCleanStrings(key);
     const first = createRedactor();
-    await first.redactSession(lines(), {}, clean);
+    await first.redactSession(lines(), {}, { clean });
     expect(first.knownUsernames()).toContain('al');
     const again = createRedactor();
-    await again.redactSession(lines(), {}, createCleanStrings(key, clean.toBuffer()));
+    await again.redactSession(lines(), {}, { clean: createCleanStrings(key, clean.toBuffer()) });
     expect(again.knownUsernames()).toContain('al');
   });
 
@@ -72,10 +72,10 @@ describe('redactSession with the clean strings of its last redaction', () => {
     const forged = createCleanStrings(key);
     forged.add(`token ${TOKEN}`);
     const skipped = [{ text: `token ${TOKEN}` }];
-    await createRedactor().redactSession(skipped, {}, createCleanStrings(key, forged.toBuffer()));
+    await createRedactor().redactSession(skipped, {}, { clean: createCleanStrings(key, forged.toBuffer()) });
     expect(skipped[0].text).toContain(TOKEN);
     const otherKey = [{ text: `token ${TOKEN}` }];
-    await createRedactor().redactSession(otherKey, {}, createCleanStrings(cleanStringsKey('salt', 'another head'), forged.toBuffer()));
+    await createRedactor().redactSession(otherKey, {}, { clean: createCleanStrings(cleanStringsKey('salt', 'another head'), forged.toBuffer()) });
     expect(otherKey[0].text).not.toContain(TOKEN);
   });
 });
@@ -106,7 +106,7 @@ describe('redactSession of a session grown more than once', () => {
     for (let n = 1; n <= generations().length; n++) {
       const grown = generations().slice(0, n).flat();
       const clean = createCleanStrings(key, previous);
-      await createRedactor().redactSession(grown, {}, clean);
+      await createRedactor().redactSession(grown, {}, { clean });
       previous = clean.toBuffer();
       const fresh = generations().slice(0, n).flat();
       await createRedactor().redactSession(fresh, {});
@@ -115,7 +115,7 @@ describe('redactSession of a session grown more than once', () => {
     const last = JSON.stringify(generations().flat());
     expect(last).toContain('Ada Lovelace asked');
     const redacted = generations().flat();
-    await createRedactor().redactSession(redacted, {}, createCleanStrings(key, previous));
+    await createRedactor().redactSession(redacted, {}, { clean: createCleanStrings(key, previous) });
     // What the third generation taught is blanked in the first generation's lines, logins in any case.
     expect(JSON.stringify(redacted)).not.toMatch(/Ada Lovelace|adalove|Kx7Qm2Vw9Rt4/i);
   });
@@ -126,14 +126,14 @@ describe('redactSession of a session grown more than once', () => {
     forged.add('see /home/ada/project/notes.md');
     forged.learntSince([]);
     const skipped = [{ text: 'see /home/ada/project/notes.md' }];
-    await createRedactor().redactSession(skipped, {}, createCleanStrings(key, forged.toBuffer()));
+    await createRedactor().redactSession(skipped, {}, { clean: createCleanStrings(key, forged.toBuffer()) });
     expect(skipped[0].text).toBe('see /home/ada/project/notes.md');
     // The last redaction replaced a value this one does not know (the session's lines were not only appended to).
     const gone = createCleanStrings(key);
     gone.add('see /home/ada/project/notes.md');
     gone.learntSince(['vSomeValueSinceGone']);
     const looked = [{ text: 'see /home/ada/project/notes.md' }];
-    await createRedactor().redactSession(looked, {}, createCleanStrings(key, gone.toBuffer()));
+    await createRedactor().redactSession(looked, {}, { clean: createCleanStrings(key, gone.toBuffer()) });
     expect(looked[0].text).toBe('see ~/project/notes.md');
   });
 

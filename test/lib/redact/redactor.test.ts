@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { cleanStringsKey, createCleanStrings } from '../../../src/lib/redact/clean-strings.js';
+import { detectBatch, type BatchDetector } from '../../../src/lib/redact/detect-batch.js';
 import { createRedactor } from '../../../src/lib/redact/redactor.js';
-import type { RedactionProgress } from '../../../src/lib/redact/types.js';
+import { compilePatterns } from '../../../src/lib/redact/rules.js';
+import { SECRETLINT_CHUNK } from '../../../src/lib/redact/secretlint.js';
+import type { RedactionOptions, RedactionProgress } from '../../../src/lib/redact/types.js';
+import { CONTEXTS, generateCredentials, placeInContext } from '../../helpers/credentials.js';
 
 const TOKEN = 'ghp_' + 'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z05';
 
-/** A session of many lines (several MB of distinct strings, so our rules report on the way), one holding a token. */
+/** A session of many lines (about three of secretlint's chunks of distinct strings, so that detection reports on the way), one holding a token. */
 const lines = () =>
-  Array.from({ length: 3000 }, (_, i) => ({
+  Array.from({ length: 9000 }, (_, i) => ({
     type: 'user',
     message: { content: i === 1234 ? `deploy with ${TOKEN}` : `line ${i}: ${'plain words of a long tool output '.repeat(40)}` },
   }));
@@ -18,7 +22,7 @@ describe('redactSession progress', () => {
   it('reports looking for secrets from nothing to all of it, in order, then the replacing, and redacts as without it', async () => {
     const seen: RedactionProgress[] = [];
     const values = lines();
-    const report = await createRedactor().redactSession(values, {}, undefined, (p) => seen.push(p));
+    const report = await createRedactor().redactSession(values, {}, { progress: (p) => seen.push(p) });
     const plain = lines();
     await createRedactor().redactSession(plain);
     expect(values).toEqual(plain);
@@ -31,9 +35,8 @@ describe('redactSession progress', () => {
     expect(looked[0].done).toBe(0);
     expect(looked.at(-1)!.done).toBe(total);
     expect(looked.map((p) => p.done)).toEqual([...looked.map((p) => p.done)].sort((a, b) => a - b));
-    // Reports on the way, not only at the ends: secretlint's half, then ours by the megabyte.
-    expect(looked.some((p) => p.done === total / 2)).toBe(true);
-    expect(looked.filter((p) => p.done > total / 2 && p.done < total).length).toBeGreaterThan(0);
+    // Reports on the way, not only at the ends: one per batch of strings looked at.
+    expect(looked.filter((p) => p.done > 0 && p.done < total).length).toBeGreaterThanOrEqual(2);
     expect(seen.at(-1)).toEqual({ step: 'replace' });
     expect(seen.filter((p) => p.step === 'replace')).toHaveLength(1);
   });
@@ -41,11 +44,99 @@ describe('redactSession progress', () => {
   it('counts only the strings it looks at: those its last redaction found clean are not', async () => {
     const key = cleanStringsKey('salt', 'head');
     const first = createCleanStrings(key);
-    await createRedactor().redactSession(lines(), {}, first);
+    await createRedactor().redactSession(lines(), {}, { clean: first });
     const seen: RedactionProgress[] = [];
-    await createRedactor().redactSession(lines(), {}, createCleanStrings(key, first.toBuffer()), (p) => seen.push(p));
+    await createRedactor().redactSession(lines(), {}, { clean: createCleanStrings(key, first.toBuffer()), progress: (p) => seen.push(p) });
     const looked = seen.filter((p) => p.step === 'detect');
     // Every string but the token's was clean last time: only that one is looked at again.
     expect(looked.at(-1)).toEqual({ step: 'detect', done: 2 * `deploy with ${TOKEN}`.length, total: 2 * `deploy with ${TOKEN}`.length });
   });
+});
+
+/** Distinct filler of about `chars` characters, as lines of a long tool output. */
+const filler = (tag: string, chars: number) => Array.from({ length: Math.ceil(chars / 1300) }, (_, i) => `${tag} ${i}: ${'words of a long tool output, nothing secret in them '.repeat(25)}`);
+
+const CREDENTIALS = generateCredentials();
+const PEOPLE = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Edsger Dijkstra', 'Barbara Liskov'];
+
+/** `a` and `b`, from where they first differ: a few hundred characters, not two sessions of 20 MB. */
+const fromFirstDifference = (a: string, b: string) => {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return [a.slice(Math.max(0, i - 100), i + 200), b.slice(Math.max(0, i - 100), i + 200)];
+};
+
+/**
+ * A session whose secrets lie in every one of its batches of strings (each
+ * about one secretlint chunk), of every format, several of a kind, in an order
+ * where numbering matters: the first found is `#1` wherever it was looked at.
+ */
+function manySecrets(): unknown[] {
+  const values: unknown[] = [];
+  for (let batch = 0; batch < 5; batch++) {
+    // A tenth of the formats in each batch: a kind's first value in one batch, its second in another.
+    const said = CREDENTIALS.filter((_, i) => i % 10 === batch).map((c, i) => placeInContext(c, CONTEXTS[(i + batch) % CONTEXTS.length]));
+    values.push({
+      type: 'user',
+      message: { content: [...said, `cd /home/adalove${batch}/work && git log --format='%an <%ae>'\nAuthor: ${PEOPLE[batch]} <${PEOPLE[batch].split(' ')[0].toLowerCase()}@qux.io>`, `deploy code ZX-${batch}0042-SECRET`] },
+    });
+    for (const line of filler(`batch ${batch}`, SECRETLINT_CHUNK - 64 * 1024)) values.push({ type: 'assistant', message: { content: line } });
+  }
+  return values;
+}
+
+const OPTIONS: RedactionOptions = { extraPatterns: [{ name: 'deploy code', pattern: 'ZX-[0-9]{5}-SECRET' }] };
+
+/** A detector as another thread would be: it sees copies, compiles the patterns itself, and answers after `delay(i)` ms (its `i`th batch). */
+function elsewhere(delay: (i: number) => number, calls: string[][] = []): BatchDetector {
+  return async (strings, patterns) => {
+    const copy = structuredClone(strings);
+    calls.push(copy);
+    await new Promise((r) => setTimeout(r, delay(calls.length - 1)));
+    return structuredClone(await detectBatch(copy, compilePatterns(structuredClone(patterns))));
+  };
+}
+
+describe('redactSession with a detector on another thread', () => {
+  it('finds what one thread finds and numbers the placeholders alike, whichever thread finishes which batch first', async () => {
+    const alone = manySecrets();
+    const reportAlone = await createRedactor(OPTIONS).redactSession(alone);
+    const text = JSON.stringify(alone);
+    // The session is what the test says it is: placeholders numbered beyond one, an extra pattern's, logins and names found.
+    // Numbered in the order the strings come (each rule set's findings in turn): the first batch's code first, the last one's fifth.
+    expect(text.match(/deploy code \[REDACTED:[^\]]+\]/g)).toEqual([1, 2, 3, 4, 5].map((n) => `deploy code [REDACTED:deploy-code${n > 1 ? `#${n}` : ''}]`));
+    expect(text).toContain('(github-pat): [REDACTED:github-token] —');
+    expect(text).toContain('[REDACTED:github-token#2]');
+    expect(text).toContain('cd ~/work');
+    expect(text).not.toContain('adalove');
+    expect(text).not.toContain('Dijkstra');
+    expect(text).not.toContain('ZX-40042-SECRET');
+
+    // Slow, then fast: the other thread's later batches finish before its first.
+    for (const delay of [() => 0, (i: number) => (i === 0 ? 300 : 0), (i: number) => 40 * (i % 2)]) {
+      const calls: string[][] = [];
+      const shared = manySecrets();
+      const report = await createRedactor(OPTIONS).redactSession(shared, {}, { detector: elsewhere(delay, calls) });
+      expect(calls.length).toBeGreaterThan(0);
+      expect(calls.some((batch) => batch.some((s) => s.includes('ZX-')))).toBe(true);
+      const [got, want] = fromFirstDifference(JSON.stringify(shared), text);
+      expect(got).toBe(want);
+      expect(report).toEqual(reportAlone);
+    }
+  }, 60_000);
+
+  it('looks at the batches the other thread could not answer itself, and those left: nothing is missed when it dies', async () => {
+    const alone = manySecrets();
+    await createRedactor(OPTIONS).redactSession(alone);
+    const dying = manySecrets();
+    let asked = 0;
+    const detector: BatchDetector = async () => {
+      asked++;
+      throw new Error('worker thread stopped (exit code 1)');
+    };
+    await createRedactor(OPTIONS).redactSession(dying, {}, { detector });
+    expect(asked).toBe(1);
+    const [got, want] = fromFirstDifference(JSON.stringify(dying), JSON.stringify(alone));
+    expect(got).toBe(want);
+  }, 60_000);
 });
