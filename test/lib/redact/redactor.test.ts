@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { cleanStringsKey, createCleanStrings } from '../../../src/lib/redact/clean-strings.js';
 import { detectBatch, type BatchDetector } from '../../../src/lib/redact/detect-batch.js';
@@ -139,4 +140,28 @@ describe('redactSession with a detector on another thread', () => {
     const [got, want] = fromFirstDifference(JSON.stringify(dying), JSON.stringify(alone));
     expect(got).toBe(want);
   }, 60_000);
+});
+
+describe('redactSession with secrets enough to make the replacement regex long', () => {
+  // 150 tokens of about 250 characters, each registered in its own string and repeated in another, with a home path:
+  // their regex is far past the 20 KB of source V8 still optimises, so values are looked for only where one may start.
+  const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const tokens = Array.from({ length: 150 }, (_, i) => `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: `user-${i}`, scope: 'read write admin '.repeat(6) })}.${createHash('sha256').update(String(i)).digest('base64url')}`);
+
+  it('replaces every value wherever it is, and what is not a value as it always did', async () => {
+    const values = [
+      ...tokens.map((t, i) => ({ type: 'user', message: { content: `token ${i}: ${t}` } })),
+      ...tokens.map((t, i) => ({ type: 'assistant', message: { content: `cd /home/alice/app${i} && curl -H "Authorization: Bearer ${t.slice(0, 4)}" -d '${t}'` } })),
+      { type: 'user', message: { content: 'cd /home/alice/project && ls C:\\Users\\alice\\Desktop' } },
+      { type: 'user', message: { content: `${tokens[7].slice(0, 40)} is how the seventh one starts, and nothing else of it` } },
+    ];
+    await createRedactor().redactSession(values);
+    const text = JSON.stringify(values);
+    for (const t of tokens) expect(text).not.toContain(t.split('.')[1]);
+    expect(text).toContain('token 0: [REDACTED:jwt]');
+    expect(text).toContain('token 149: [REDACTED:jwt#150]');
+    expect(text).toContain(`cd ~/app3 && curl -H \\"Authorization: Bearer eyJh\\" -d '[REDACTED:jwt#4]'`);
+    expect(text).toContain('cd ~/project && ls ~\\\\Desktop');
+    expect(text).toContain(`${tokens[7].slice(0, 40)} is how the seventh one starts`);
+  });
 });
