@@ -19,7 +19,7 @@ import { detectBatch, type BatchDetector, type BatchFindings } from '../redact/d
 import { compilePatterns } from '../redact/rules.js';
 import type { ExtraPattern } from '../redact/types.js';
 import { tokenizeEncoded, type TokenizeNeed, type Tokenizer, type TokenizerAnswer } from '../render/highlight.js';
-import { createThreadPool, type ThreadAnswer } from './worker-pool.js';
+import { createThreadPool, type ThreadAnswer, type ThreadPool } from './worker-pool.js';
 import { warmHighlighter } from './worker-warm-up.js';
 
 /** The `workerData.role` of a helper thread. */
@@ -28,31 +28,45 @@ export const HELPER_THREAD_ROLE = 'sessionpress-helper-thread';
 type HelperJob = { tokenize: { needs: TokenizeNeed[]; langs: string[] } } | { detect: { strings: string[]; extraPatterns: readonly ExtraPattern[] } };
 type HelperAnswer = TokenizerAnswer | BatchFindings;
 
-/** A helper thread: what it does for the session's thread, and `close` to stop it. */
+/**
+ * A helper thread: what it does for the session's thread, and `close` to stop
+ * it. `tokenizer` is undefined while a thread started `on-demand` has not
+ * started (the session's thread then tokenises everything itself).
+ */
 export interface HelperThread {
-  tokenizer: Tokenizer;
+  readonly tokenizer: Tokenizer | undefined;
   detector: BatchDetector;
   close(): Promise<void>;
 }
 
 /**
  * Starts a helper thread from `bundle` (the session worker's own file), or
- * none when no thread can start. It warms its highlighter at once, while the
- * session is still being read. If it dies, what it was asked is done by the
- * session's thread.
+ * none when no thread can start. `now`: at once, so that it warms its
+ * highlighter while the session is still being read (a session processed from
+ * scratch uses it for both). `on-demand`: when first asked to look for
+ * secrets, which a grown session does only when much of it is new to its
+ * clean strings (its first prompt edited); a page render never starts it, as
+ * a thread still warming would only make the pages wait. If it dies, what it
+ * was asked is done by the session's thread.
  */
-export function startHelperThread(bundle: URL): HelperThread | undefined {
+export function startHelperThread(bundle: URL, when: 'now' | 'on-demand' = 'now'): HelperThread | undefined {
+  let pool: ThreadPool<HelperJob, HelperAnswer> | undefined;
+  const start = () => (pool ??= createThreadPool<HelperJob, HelperAnswer>(() => new Worker(bundle, { workerData: { role: HELPER_THREAD_ROLE } }), 1));
   try {
-    const pool = createThreadPool<HelperJob, HelperAnswer>(() => new Worker(bundle, { workerData: { role: HELPER_THREAD_ROLE } }), 1);
-    return {
-      tokenizer: (needs, langs) => pool.run({ tokenize: { needs, langs } }) as Promise<TokenizerAnswer>,
-      detector: (strings, extraPatterns) => pool.run({ detect: { strings, extraPatterns } }) as Promise<BatchFindings>,
-      close: () => pool.close(),
-    };
+    if (when === 'now') start();
   } catch {
     // A helper only saves time: without one, the session's thread does everything, as it always did.
     return undefined;
   }
+  const tokenizer: Tokenizer = (needs, langs) => start().run({ tokenize: { needs, langs } }) as Promise<TokenizerAnswer>;
+  return {
+    get tokenizer() {
+      return pool ? tokenizer : undefined;
+    },
+    // A thread that cannot start throws here, and the session's thread looks at the batch itself (redactor.ts).
+    detector: async (strings, extraPatterns) => start().run({ detect: { strings, extraPatterns } }) as Promise<BatchFindings>,
+    close: async () => pool?.close(),
+  };
 }
 
 /** The helper thread's side: answers each job with its blocks' tokens, or with what a batch of strings holds. */

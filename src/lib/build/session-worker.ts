@@ -19,7 +19,8 @@ function serveSessions(): void {
   const warm = warmUp();
   parentPort?.on('message', async (job: SessionJob) => {
     // Started before this thread's warm-up is awaited: the helper warms while the session is read.
-    const helper = job.helper ? startHelperThread(new URL(import.meta.url)) : undefined;
+    // A grown session's helper starts only if the session has much to look at for secrets again (helper-thread.ts).
+    const helper = job.helper ? startHelperThread(new URL(import.meta.url), job.previousKey === undefined ? 'now' : 'on-demand') : undefined;
     await warm;
     let answer: ThreadAnswer<SessionJobResult>;
     // Thinned here: a huge session's every chunk and page would be thousands of messages.

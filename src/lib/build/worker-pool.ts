@@ -109,12 +109,11 @@ export const HELPER_MIN_BYTES = 8e6;
 
 /**
  * Whether a session job gets a helper thread (helper-thread.ts): a big
- * session processed from scratch (a grown one looks for secrets in its new
- * lines and renders its last pages only),
- * processed alone on `threads` threads while the machine has a core to spare.
+ * session processed alone on `threads` threads while the machine has a core
+ * to spare. A grown one's starts only when needed (see `startHelperThread`).
  */
 export function wantsHelperThread(job: SessionJob, jobs: number, threads: number, cores = availableParallelism()): boolean {
-  return jobs === 1 && threads < cores && job.previousKey === undefined && job.source.size >= HELPER_MIN_BYTES;
+  return jobs === 1 && threads < cores && job.source.size >= HELPER_MIN_BYTES;
 }
 
 /**
