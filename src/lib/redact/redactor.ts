@@ -14,7 +14,7 @@ import {
 } from './rules.js';
 import { imageFormatOf, stripImageMetadata } from './image-metadata.js';
 import { secretlintChunks } from './secretlint.js';
-import { detectBatch, type BatchDetector, type BatchFindings } from './detect-batch.js';
+import { detectBatch, type BatchDetector, type BatchFindings, type RuleFinding } from './detect-batch.js';
 import { caselessFragments, exactFragments, trieSource } from './trie-regex.js';
 import { printedValues } from './command-output.js';
 import type { CleanStrings } from './clean-strings.js';
@@ -267,32 +267,26 @@ async function detectSecrets(
   }
   for (const [i, { ours, oursIn }] of results.entries()) {
     for (const at of oursIn) found.add(batches[i][at]);
-    for (const f of ours) {
-      if ('rule' in f) register(state, f.rule, f.value, f.group);
-      else if (f.person === 'username') addUsername(state, f.value);
-      else addName(state, f.value);
-    }
+    for (const f of ours) learn(state, f);
   }
   return found;
 }
 
-/** Runs our rules over one string; whether they found anything (known already or not, allowed or not). */
-function detect(state: SessionState, s: string): boolean {
-  let any = false;
+/** Runs our rules over one string and learns what they find at once (a free string: see `redactText`). */
+function detect(state: SessionState, s: string): void {
   detectValues(
     s,
-    (rule, value, group) => {
-      any = true;
-      register(state, rule, value, group);
-    },
-    (kind, value) => {
-      any = true;
-      if (kind === 'username') addUsername(state, value);
-      else addName(state, value);
-    },
+    (rule, value, group) => learn(state, { rule, value, group }),
+    (person, value) => learn(state, { person, value }),
     state.config.extra,
   );
-  return any;
+}
+
+/** Learns one finding of our rules: a secret value gets its placeholder, a login or a name is blanked from now on. */
+function learn(state: SessionState, f: RuleFinding): void {
+  if ('rule' in f) register(state, f.rule, f.value, f.group);
+  else if (f.person === 'username') addUsername(state, f.value);
+  else addName(state, f.value);
 }
 
 function isAllowed(config: RedactorConfig, value: string): boolean {
