@@ -456,7 +456,9 @@ function replaceMatches(state: SessionState, s: string): string {
  * when the whole replacement regex is short enough to be used on every string.
  */
 function valueStartRegex(state: SessionState): RegExp | false {
+  // Kept: a string that holds `Users` and may hold a value is matched with this one.
   const whole = buildRegex(state, WITH_VALUES | WITH_WINDOWS);
+  state.regexes.set(WITH_VALUES | WITH_WINDOWS, whole);
   if (whole.source.length <= LONG_REGEX_SOURCE) return false;
   return new RegExp(trieSource([...state.placeholders.keys()].map((v) => exactFragments(v).slice(0, VALUE_START_CHARS)), true));
 }
