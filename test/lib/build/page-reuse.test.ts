@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLargeSession } from '../../../scripts/lib/bench/large-session.js';
 import { renderSession, type RenderSessionOptions } from '../../../src/lib/build/render-session.js';
 import { loadHighlighter } from '../../../src/lib/render/highlight.js';
-import type { Session } from '../../../src/lib/transcript/types.js';
+import { paginateTurns } from '../../../src/lib/site/pages.js';
+import type { AssistantMessage, Session, Subagent } from '../../../src/lib/transcript/types.js';
 import { loadSessionFile } from '../../helpers/sessions.js';
 
 /**
@@ -17,6 +18,7 @@ const work = mkdtempSync(join(tmpdir(), 'sp-reuse-'));
 let small: Session;
 let grown: Session;
 const options: RenderSessionOptions = { pageSize: 40, assetBase: '/a/', indexToolOutput: true, indexThinking: false };
+const renderPages = (session: Session) => paginateTurns(session.turns, options.pageSize);
 
 beforeAll(async () => {
   await loadHighlighter();
@@ -105,6 +107,32 @@ describe('renderSession with the pages of the last render', () => {
     expect(after.reused.flatMap((r, i) => (r ? [i + 1] : []))).toEqual(kept);
     // Progress counts every page, kept or rendered, as it is done.
     expect(done).toEqual(Array.from({ length: after.pageCount }, (_, i) => [i + 1, after.pageCount]));
+  }, 300_000);
+
+  it('sees a change deep inside a subagent shared by two calls, and re-renders only its page', async () => {
+    // The calls of page 2 spawn one subagent, shared (the same object on every call): the digest sees every string inside it.
+    const withAgent = (answer: string): Session => {
+      const session = structuredClone(small);
+      const pages = renderPages(session);
+      const calls = pages[1].flatMap((t) => t.messages).flatMap((m) => (m.kind === 'assistant' ? m.toolCalls : []));
+      expect(calls.length).toBeGreaterThan(1);
+      const reply = structuredClone(small.messages.find((m) => m.kind === 'assistant')!) as AssistantMessage;
+      reply.blocks = [{ type: 'text', text: answer }];
+      const agent: Subagent = { prompt: 'look', messages: [reply], turns: [], stats: { toolUseCount: 1 }, source: 'file' };
+      reply.toolCalls = [];
+      for (const call of calls) Object.assign(call, { name: 'Task', input: { description: 'look', prompt: 'look' }, subagent: agent });
+      return session;
+    };
+    const before = await renderSession(withAgent('the agent found one answer'), options, { salt: 's1' });
+    const read: number[] = [];
+    const previous = { digests: before.pageDigests!, read: async (page: number) => (read.push(page), before.pages[page - 1]) };
+    const same = await renderSession(withAgent('the agent found one answer'), options, { salt: 's1', previous });
+    expect(same.reused.every(Boolean)).toBe(true);
+    read.length = 0;
+    const changed = await renderSession(withAgent('the agent found another answer'), options, { salt: 's1', previous });
+    expect(changed.reused.flatMap((r, i) => (r ? [] : [i + 1]))).toEqual([2]);
+    expect(read).not.toContain(2);
+    expect(changed.pages[1].value).toContain('the agent found another answer');
   }, 300_000);
 
   it('reuses nothing when the settings or code differ (another salt)', async () => {
