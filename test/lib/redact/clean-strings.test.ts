@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { cleanStringsKey, createCleanStrings } from '../../../src/lib/redact/clean-strings.js';
 import { createRedactor } from '../../../src/lib/redact/redactor.js';
@@ -5,6 +6,7 @@ import { createRedactor } from '../../../src/lib/redact/redactor.js';
 const key = cleanStringsKey('salt', '{"type":"user","cwd":"/work"}');
 const TOKEN = 'ghp_' + 'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z05';
 const LEARNT = 'Kx7Qm2Vw9Rt4';
+const LETTERS = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
 /** A session's old lines, then what Claude Code appended: the new lines teach a password that an old line holds bare. */
 const oldLines = () => [
@@ -118,6 +120,25 @@ describe('redactSession of a session grown more than once', () => {
     await createRedactor().redactSession(redacted, {}, { clean: createCleanStrings(key, previous) });
     // What the third generation taught is blanked in the first generation's lines, logins in any case.
     expect(JSON.stringify(redacted)).not.toMatch(/Ada Lovelace|adalove|Kx7Qm2Vw9Rt4/i);
+  });
+
+  it('does the same when the new lines teach more values than one regex V8 optimises can hold', async () => {
+    // Two thousand passwords: the regex of what was learnt since is past 20 KB, so old strings are first asked where one may start.
+    // Shaped like the one above (a letter, a digit, and so on), each its own.
+    const passwords = Array.from({ length: 2000 }, (_, i) => [...createHash('sha256').update(`password ${i}`).digest().subarray(0, 12)].map((b, j) => (j % 2 ? String(b % 10) : LETTERS[b % LETTERS.length])).join(''));
+    const lines = (n: number) => [
+      ...generations()[0],
+      { type: 'assistant', message: { content: [{ type: 'text', text: `Backups are kept as ${passwords.slice(0, 3).join(', ')} and ${passwords.at(-1)}.` }] } },
+      ...(n > 1 ? [...generations()[2], ...passwords.map((p) => ({ type: 'user', message: { content: `export DB_PASSWORD=${p}` } }))] : []),
+    ];
+    const clean = createCleanStrings(key);
+    await createRedactor().redactSession(lines(1), {}, { clean });
+    const grown = lines(2);
+    await createRedactor().redactSession(grown, {}, { clean: createCleanStrings(key, clean.toBuffer()) });
+    const fresh = lines(2);
+    await createRedactor().redactSession(fresh, {});
+    expect(grown).toEqual(fresh);
+    expect(JSON.stringify(grown)).not.toMatch(new RegExp(`Ada Lovelace|adalove|${passwords.slice(0, 3).join('|')}|${passwords.at(-1)}`, 'i'));
   });
 
   it('leaves a string clean last time as it is when nothing was learnt since, and looks at it again when something learnt then is not known now', async () => {
