@@ -1,5 +1,5 @@
-import { constants, existsSync } from 'node:fs';
-import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { closeSync, constants, copyFileSync, existsSync, linkSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { reviveCachedHtml, type SafeHtml } from '../render/sanitize.js';
 import type { RenderedSession, TocItem } from './render-session.js';
@@ -84,6 +84,11 @@ const NEW_FILE = { flag: 'wx' } as const;
  * only ever what `write` wrote, under Astro's cache folder, which is as trusted
  * as `dist/` (whoever can write one can write the other).
  *
+ * A render is written with synchronous calls, by the thread that made it,
+ * which has nothing else to do meanwhile: each call through libuv's thread
+ * pool left that thread idle about 0.2 ms longer, and a session takes some
+ * thirty of them. The pages read it asynchronously, many at once.
+ *
  * @param astroCacheDir Astro's cache folder (`cacheDir`): the render cache is its `sessionpress/`, so it is cleared with it
  */
 export function createRenderCache(astroCacheDir: string) {
@@ -101,26 +106,28 @@ export function createRenderCache(astroCacheDir: string) {
    * Markdown starts in it, in bytes (`twin-pages.json`: one offset per page,
    * then the end), so that the next render can copy the pages it keeps.
    */
-  const writeTwin = async (key: string, twin: TwinWrite) => {
+  const writeTwin = (key: string, twin: TwinWrite) => {
     const path = markdownFile(key);
     const from = twin.from?.pages;
-    const out = await open(`${path}.part`, 'w');
-    const source = twin.from ? await open(markdownFile(twin.from.key), 'r') : undefined;
+    const out = openSync(`${path}.part`, 'w');
+    let source: number | undefined;
     try {
+      source = twin.from ? openSync(markdownFile(twin.from.key), 'r') : undefined;
       const offsets: number[] = [];
       let at = 0;
-      const put = async (bytes: Buffer) => {
-        await out.write(bytes);
+      const put = (bytes: Buffer) => {
+        for (let done = 0; done < bytes.length; ) done += writeSync(out, bytes, done);
         at += bytes.length;
       };
-      await put(Buffer.from(twin.header));
+      put(Buffer.from(twin.header));
       // Pages taken from the last render's twin in runs: consecutive pages are consecutive bytes there.
       let run: { start: number; end: number } | undefined;
-      const flush = async () => {
+      const flush = () => {
         for (let pos = run!.start; pos < run!.end; ) {
-          const { bytesRead, buffer } = await source!.read(Buffer.allocUnsafe(Math.min(COPY_BLOCK, run!.end - pos)), 0, Math.min(COPY_BLOCK, run!.end - pos), pos);
+          const buffer = Buffer.allocUnsafe(Math.min(COPY_BLOCK, run!.end - pos));
+          const bytesRead = readSync(source!, buffer, 0, buffer.length, pos);
           if (bytesRead === 0) throw new Error(`the last render's Markdown (${twin.from!.key}) ends early`);
-          await put(buffer.subarray(0, bytesRead));
+          put(buffer.subarray(0, bytesRead));
           pos += bytesRead;
         }
         run = undefined;
@@ -132,22 +139,22 @@ export function createRenderCache(astroCacheDir: string) {
           if (!from || i + 1 >= from.length || !source) throw new Error(`page ${i + 1} of the last render's Markdown (${twin.from?.key}) is not known`);
           if (run && run.end === from[i]) run.end = from[i + 1];
           else {
-            if (run) await flush();
+            if (run) flush();
             run = { start: from[i], end: from[i + 1] };
           }
           continue;
         }
-        if (run) await flush();
-        await put(Buffer.from(text));
+        if (run) flush();
+        put(Buffer.from(text));
       }
-      if (run) await flush();
+      if (run) flush();
       offsets.push(at);
-      await writeFile(twinPagesFile(key), JSON.stringify(offsets));
+      writeFileSync(twinPagesFile(key), JSON.stringify(offsets));
     } finally {
-      await out.close();
-      await source?.close();
+      closeSync(out);
+      if (source !== undefined) closeSync(source);
     }
-    await rename(`${path}.part`, path);
+    renameSync(`${path}.part`, path);
   };
   return {
     root,
@@ -161,9 +168,9 @@ export function createRenderCache(astroCacheDir: string) {
      */
     async startWrite(key: string): Promise<(page: number, html: SafeHtml) => Promise<void>> {
       const dir = join(root, key);
-      await rm(dir, { recursive: true, force: true });
-      await mkdir(dir, { recursive: true });
-      return (page, html) => writeFile(pageFile(key, page), html.value, NEW_FILE);
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      return async (page, html) => writeFileSync(pageFile(key, page), html.value, NEW_FILE);
     },
     /**
      * Completes a render's folder: the pages still in `rendered` (none when
@@ -177,26 +184,26 @@ export function createRenderCache(astroCacheDir: string) {
       const { anchorMap } = extra;
       const dir = join(root, key);
       if (rendered.pages.length) {
-        await rm(dir, { recursive: true, force: true });
-        await mkdir(dir, { recursive: true });
-        await Promise.all(rendered.pages.map((html, i) => writeFile(pageFile(key, i + 1), html.value, NEW_FILE)));
+        rmSync(dir, { recursive: true, force: true });
+        mkdirSync(dir, { recursive: true });
+        rendered.pages.forEach((html, i) => writeFileSync(pageFile(key, i + 1), html.value, NEW_FILE));
       }
-      await mkdir(assetsDir, { recursive: true });
-      await writeFile(join(dir, 'abandoned.html'), rendered.abandoned.value);
+      mkdirSync(assetsDir, { recursive: true });
+      writeFileSync(join(dir, 'abandoned.html'), rendered.abandoned.value);
       const details: SessionDetails = { toc: rendered.toc, overview: rendered.overview, problems: extra.problems };
-      await writeFile(detailsFile(key), JSON.stringify(details));
-      if (anchorMap) await writeFile(anchorsFile(key), JSON.stringify(anchorMap));
-      if (rendered.pageDigests) await writeFile(digestsFile(key), JSON.stringify(rendered.pageDigests));
-      if (extra.clean) await writeFile(cleanFile(key), extra.clean);
+      writeFileSync(detailsFile(key), JSON.stringify(details));
+      if (anchorMap) writeFileSync(anchorsFile(key), JSON.stringify(anchorMap));
+      if (rendered.pageDigests) writeFileSync(digestsFile(key), JSON.stringify(rendered.pageDigests));
+      if (extra.clean) writeFileSync(cleanFile(key), extra.clean);
       for (const a of rendered.assets) {
         const path = join(assetsDir, a.name);
-        if (!existsSync(path)) await writeFile(path, a.bytes);
+        if (!existsSync(path)) writeFileSync(path, a.bytes);
       }
       if (typeof markdown === 'string') {
         // Not page by page: no offsets may be left from another write.
-        await rm(twinPagesFile(key), { force: true });
-        await writeFile(markdownFile(key), markdown);
-      } else await writeTwin(key, markdown);
+        rmSync(twinPagesFile(key), { force: true });
+        writeFileSync(markdownFile(key), markdown);
+      } else writeTwin(key, markdown);
     },
     /**
      * Where each page's Markdown starts in a render's twin, in bytes, then
@@ -233,11 +240,11 @@ export function createRenderCache(astroCacheDir: string) {
      */
     async keepPage(from: string, page: number, to: string): Promise<void> {
       try {
-        await link(pageFile(from, page), pageFile(to, page));
+        linkSync(pageFile(from, page), pageFile(to, page));
       } catch (error) {
         // A page already there is an error, as with a copy; a file system without links copies.
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
-        await copyFile(pageFile(from, page), pageFile(to, page), constants.COPYFILE_EXCL);
+        copyFileSync(pageFile(from, page), pageFile(to, page), constants.COPYFILE_EXCL);
       }
     },
     /** A render's `SessionDetails` (its overview's data and its problems), as `write` was given them. */
