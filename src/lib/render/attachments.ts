@@ -13,7 +13,7 @@ import type { RenderContext } from './context.js';
 import { highlightCode, languageForPath } from './highlight.js';
 import { html, joinHtml, type HtmlValue, type SafeHtml } from './sanitize.js';
 import type { MessageView } from './system.js';
-import { codeBlock, field, imageFromBase64, markdownBlock, pathHtml, textBlock } from './tools/common.js';
+import { codeBlock, field, FILE_INDEXED_LINES, imageFromBase64, markdownBlock, pathHtml, textBlock } from './tools/common.js';
 import { jsonObjectOf, lineCount, num, obj, str } from './tool-data.js';
 
 type AttachmentRenderer = (a: Record<string, unknown>, ctx: RenderContext, m: AttachmentMessage) => MessageView | undefined;
@@ -213,9 +213,14 @@ function fileAttachment(a: Record<string, unknown>, ctx: RenderContext): Message
   return contextDetails(html`File attached: ${pathHtml(path)} · ${formatCount(lines)}${range} line${lines === 1 && !range ? '' : 's'}`, code);
 }
 
-/** File text highlighted by its path's language (plain text when the grammar is not loaded). */
+/** File text highlighted by its path's language (plain text when the grammar is not loaded); search holds what shows before "show more", as of a file read. */
 function highlightFile(text: string, path: string, startLine?: number): SafeHtml {
-  return codeBlock(text, languageForPath(path), { label: 'Show all', startLine: startLine && startLine > 0 ? startLine : undefined, lineNumbers: startLine !== undefined && startLine > 0 });
+  return codeBlock(text, languageForPath(path), {
+    label: 'Show all',
+    startLine: startLine && startLine > 0 ? startLine : undefined,
+    lineNumbers: startLine !== undefined && startLine > 0,
+    indexedLines: FILE_INDEXED_LINES,
+  });
 }
 
 /** A file changed outside Claude (by the user or a tool) since it was read: the changed part. */

@@ -138,6 +138,16 @@ describe('attachments from documented shapes', () => {
     expect(el?.querySelector('pre')?.textContent).toContain('const b = 2;');
   });
 
+  it("a long file attachment is searchable by what shows before 'show more', and shows the rest", () => {
+    const content = Array.from({ length: 120 }, (_, i) => `const v${i} = ${i};`).join('\n');
+    const el = render(message({ type: 'file', filename: '/repo/src/a.ts', displayPath: 'src/a.ts', content: { type: 'text', file: { filePath: '/repo/src/a.ts', content, numLines: 120, startLine: 1, totalLines: 120 } } }))!;
+    const indexed = el.cloneNode(true) as Element;
+    for (const skip of indexed.querySelectorAll('[data-pagefind-ignore]')) skip.remove();
+    expect(indexed.textContent).toContain('const v9 = 9;');
+    expect(indexed.textContent).not.toContain('const v10 = 10;');
+    expect(el.textContent).toContain('const v119 = 119;');
+  });
+
   it('an image attachment becomes an asset, never inline data', () => {
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex').toString('base64');
     const before = assets.written.length;

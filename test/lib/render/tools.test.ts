@@ -398,6 +398,34 @@ describe('shared behaviour', () => {
     expect(unindexed).not.toMatch(/\bline 99\b/);
   });
 
+  it('indexes only the shown start of a file read, written or attached, and the first 100 lines of other output', () => {
+    const lines = Array.from({ length: 120 }, (_, i) => `const v${i} = ${i};`);
+    const content = lines.join('\n');
+    const numbered = lines.map((l, i) => `${String(i + 1).padStart(6)}→${l}`).join('\n');
+    /** The text search holds of a call's block: what is outside every `data-pagefind-ignore` part. */
+    const indexedText = (el: Element) => {
+      const copy = el.cloneNode(true) as Element;
+      for (const skip of copy.querySelectorAll('[data-pagefind-ignore]')) skip.remove();
+      return text(copy);
+    };
+    const read = { file_path: '/w/src/a.ts' };
+    const files = [
+      render(toolCall('Read', read, { content: numbered, toolUseResult: { type: 'text', file: { filePath: read.file_path, content, numLines: 120, startLine: 1, totalLines: 120 } } })),
+      render(toolCall('Read', read, { content: numbered })),
+      render(toolCall('Write', { file_path: '/w/src/b.ts', content }, { content: 'File created successfully at: /w/src/b.ts' })),
+    ];
+    for (const el of files) {
+      const shown = indexedText(el);
+      expect(shown).toContain('const v9 = 9;');
+      expect(shown).not.toContain('const v10 = 10;');
+      // Still on the page, behind "show more".
+      expect(text(el)).toContain('const v119 = 119;');
+    }
+    const bash = render(toolCall('Bash', { command: 'cat a.ts' }, { content, toolUseResult: { stdout: content, stderr: '', interrupted: false } }));
+    expect(indexedText(bash)).toContain('const v99 = 99;');
+    expect(indexedText(bash)).not.toContain('const v100 = 100;');
+  });
+
   it('keeps short output open', () => {
     const el = render(toolCall('Bash', { command: 'echo hi' }, { content: 'hi', toolUseResult: { stdout: 'hi', stderr: '', interrupted: false } }));
     expect(el.querySelector('details.long, details.more')).toBeNull();

@@ -5,7 +5,7 @@ import type { ToolCall } from '../../transcript/types.js';
 import type { RenderContext } from '../context.js';
 import { highlightCode, highlightLines, highlightWhenShown, languageForPath, LAZY_ATTR_HTML } from '../highlight.js';
 import { html, joinHtml, type HtmlValue, type SafeHtml } from '../sanitize.js';
-import { codeBlock, previewBlock, errorBlock, field, imageFromBase64, pathHtml, renderImages, toolFrame } from './common.js';
+import { codeBlock, previewBlock, errorBlock, FILE_INDEXED_LINES, field, imageFromBase64, pathHtml, renderImages, toolFrame } from './common.js';
 import { cleanResultText, computeHunks, lineCount, num, obj, patchHunks, resultText, str, structured, type Hunk } from '../tool-data.js';
 
 /** A file path from the input or the structured result. */
@@ -63,12 +63,12 @@ export function renderRead(call: ToolCall, ctx: RenderContext): SafeHtml {
       output = imageFromBase64(file.base64, str(file.type), ctx, 'Image read from file');
     } else if (file && typeof file.content === 'string') {
       const start = num(file.startLine) ?? 1;
-      output = codeBlock(file.content, lang, { startLine: start, lineNumbers: true, label: 'Show file' });
+      output = codeBlock(file.content, lang, { startLine: start, lineNumbers: true, label: 'Show file', indexedLines: FILE_INDEXED_LINES });
     } else {
       const text = resultText(result);
       const parsed = parseNumberedLines(text);
       if (parsed) {
-        output = previewBlock(parsed.code, parsed.numbers.length, (part, first) => highlightCode(part, { lang, lineLabel: (i) => parsed.numbers[first + i] }));
+        output = previewBlock(parsed.code, parsed.numbers.length, (part, first) => highlightCode(part, { lang, lineLabel: (i) => parsed.numbers[first + i] }), { indexedLines: FILE_INDEXED_LINES });
       }
       // else: the default output (plain text) is right, e.g. "File does not exist."
     }
@@ -84,7 +84,7 @@ export function renderWrite(call: ToolCall, ctx: RenderContext): SafeHtml {
   const lang = languageForPath(path);
   const hunks = patchHunks(s?.structuredPatch);
   const replaced = s?.type === 'update' && hunks.length > 0;
-  const input = replaced ? renderHunks(hunks, lang) : codeBlock(content, lang, { lineNumbers: true, label: 'Show file' });
+  const input = replaced ? renderHunks(hunks, lang) : codeBlock(content, lang, { lineNumbers: true, label: 'Show file', indexedLines: FILE_INDEXED_LINES });
   // A new file says so in the row's outcome ("new file · 8 lines"): no badge repeats it.
   const badges = replaced ? html`<span class="badge">overwrite</span>` : html``;
   const summary = html`${pathHtml(path)} <span class="muted">${formatCount(lineCount(content))} lines</span>`;
