@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { serialize } from 'node:v8';
-import { withDeferredHighlightingAsync, type Tokenizer } from '../render/highlight.js';
+import { startDeferredHighlighting, type HighlightingPage, type Tokenizer } from '../render/highlight.js';
 import { createRenderContext, prepareMessages, renderTranscriptSafe, startPage } from '../render/render-message.js';
 import { html, joinHtml, unescapeTextQuotes, type SafeHtml } from '../render/sanitize.js';
 import type { Message, Session, Turn } from '../transcript/types.js';
@@ -160,12 +160,28 @@ export async function renderSession(session: Session, options: RenderSessionOpti
   const contentDigests: string[] = [];
   const reused: boolean[] = [];
   const previous = reuse?.previous;
+  // The page started last, still highlighting: it is finished once the next one is started, so that a
+  // helper thread tokenises its share of one page while this thread builds the next (highlight.ts).
+  let started: { i: number; digest: string; emitted: boolean; page: HighlightingPage } | undefined;
+  const finishStarted = async () => {
+    if (!started) return;
+    const { i, digest, emitted } = started;
+    const page = unescapeTextQuotes(await started.page.finish());
+    started = undefined;
+    if (!digest) contentDigests[i] = createHash('sha256').update(page.value).digest('hex');
+    if (sink) await sink(i + 1, page);
+    else pages.push(page);
+    // Its images are known only by rendering it: such a page is rendered every time.
+    if (reuse && emitted) pageDigests[i] = '';
+    onPage?.(i + 1, chunks.length);
+  };
   for (const [i, turns] of chunks.entries()) {
     const digest = reuse ? pageDigest(reuse.salt, turns, forkMarkers) : '';
     if (reuse) pageDigests.push(digest);
     contentDigests.push(digest);
     // A page whose messages are those of the last render's page: its HTML is that page's.
     if (digest && previous?.digests[i] === digest) {
+      await finishStarted();
       reused.push(true);
       if (sink && previous.keep) await previous.keep(i + 1);
       else {
@@ -179,14 +195,12 @@ export async function renderSession(session: Session, options: RenderSessionOpti
     reused.push(false);
     startPage(ctx);
     pageEmitted = false;
-    const page = unescapeTextQuotes(await withDeferredHighlightingAsync(() => joinHtml(turns.map((turn) => renderTurn(turn, ctx, forkMarkers)), NEWLINE), tokenizer));
-    if (!digest) contentDigests[i] = createHash('sha256').update(page.value).digest('hex');
-    if (sink) await sink(i + 1, page);
-    else pages.push(page);
-    // Its images are known only by rendering it: such a page is rendered every time.
-    if (reuse && pageEmitted) pageDigests[i] = '';
-    onPage?.(i + 1, chunks.length);
+    const page = startDeferredHighlighting(() => joinHtml(turns.map((turn) => renderTurn(turn, ctx, forkMarkers)), NEWLINE), tokenizer);
+    const emitted = pageEmitted;
+    await finishStarted();
+    started = { i, digest, emitted, page };
   }
+  await finishStarted();
 
   startPage(ctx);
   const abandoned = unescapeTextQuotes(joinHtml(

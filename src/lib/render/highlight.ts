@@ -297,30 +297,46 @@ export interface TokenizerAnswer {
   ms: number;
 }
 
-/** What share of a page's code each tokenizer takes: it follows how fast each thread turned out (see `withDeferredHighlightingAsync`). */
-const shares = new WeakMap<Tokenizer, { share: number }>();
+/** What share of a page's code each tokenizer takes: it follows how fast each thread turned out, and what else this one does for a page (see `startDeferredHighlighting`). */
+const shares = new WeakMap<Tokenizer, { share: number; resumed?: number }>();
 
-/** Tokens made ahead for the blocks being resolved (see `withDeferredHighlightingAsync`), by grammar and text. */
+/** Tokens made ahead for the blocks being resolved (see `startDeferredHighlighting`), by grammar and text. */
 let prefetched: Map<string, Line[]> | undefined;
 const needKey = (id: string, text: string) => `${id}\u0000${text}`;
 
 /** Below this much code, a page's blocks are tokenised here: handing them over would cost more. */
 const SHARE_MIN_BYTES = 1024;
 
+/** The most of a page's code the other thread takes: this one always keeps some, so a slow answer never leaves it nothing to do. */
+const MAX_SHARE = 0.9;
+
+/** A page being highlighted (`startDeferredHighlighting`): `finish` gives its markup, highlighted. */
+export interface HighlightingPage {
+  finish(): Promise<SafeHtml>;
+}
+
 /**
  * `withDeferredHighlighting` for a whole page (`render` gives its markup),
- * with the code it shows tokenised on two threads at the same time:
- * `tokenizer`'s and this one, each a share of it by size that follows their
- * speed. Then the placeholders are resolved as `withDeferredHighlighting`
- * resolves them, from those tokens: the markup is the same. A block the other
- * thread fails on, or answers for with lines that are not its text, is
- * tokenised here.
+ * with the code it shows tokenised on two threads: `tokenizer`'s, handed its
+ * share at once, and this one, in `finish`. Then the placeholders are
+ * resolved as `withDeferredHighlighting` resolves them, from those tokens:
+ * the markup is the same. A block the other thread fails on, or answers for
+ * with lines that are not its text, is tokenised here.
+ *
+ * A caller that starts the next page before finishing this one (render-session.ts)
+ * keeps the other thread busy while this one builds markup, resolves and
+ * writes pages, which only it can do: the other thread's share is sized so
+ * that its tokenising takes as long as all this thread does for a page.
+ * Without a tokenizer, the page is rendered at once, each message resolving
+ * its own placeholders, as it always did.
  */
-export async function withDeferredHighlightingAsync(render: () => SafeHtml, tokenizer: Tokenizer | undefined): Promise<SafeHtml> {
-  // Without a helper, each message resolves its own placeholders, as it always did.
-  if (deferring || !tokenizer) return render();
+export function startDeferredHighlighting(render: () => SafeHtml, tokenizer: Tokenizer | undefined): HighlightingPage {
+  if (deferring || !tokenizer) {
+    const page = render();
+    return { finish: async () => page };
+  }
   const { markup, items } = renderDeferred(render);
-  if (!items.length) return markup;
+  if (!items.length) return { finish: async () => markup };
   const shown = new Map<string, TokenizeNeed>();
   const scan = visitPlaceholders(items, (item, hidden) => {
     if (item && !hidden) shown.set(needKey(item.need.id, item.need.text), item.need);
@@ -328,32 +344,51 @@ export async function withDeferredHighlightingAsync(render: () => SafeHtml, toke
   for (const m of markup.value.matchAll(PLACEHOLDER_RE)) scan(m[0], m[1]);
   const needs = [...shown.values()];
   const total = needs.reduce((n, need) => n + need.text.length, 0);
-  const tokens = new Map<string, Line[]>();
-  if (total >= SHARE_MIN_BYTES) {
-    // The first blocks, about the other thread's share of the code, to it; the rest here meanwhile.
-    const state = shares.get(tokenizer) ?? { share: 0.5 };
-    shares.set(tokenizer, state);
-    let split = 0;
-    let theirBytes = 0;
-    for (; split < needs.length && theirBytes < total * state.share; split++) theirBytes += needs[split].text.length;
-    const theirs = needs.slice(0, split);
-    const answer = tokenizer(theirs, [...loaded].sort()).catch(() => undefined);
-    const started = performance.now();
-    for (const need of needs.slice(split)) tokens.set(needKey(need.id, need.text), tokenize(need.text, need.id));
-    const ownMs = performance.now() - started;
-    const encoded = await answer;
-    theirs.forEach((need, i) => {
-      const lines = encoded?.lines[i] ? decodeLines(need.text, encoded.lines[i]) : undefined;
-      if (lines) tokens.set(needKey(need.id, need.text), lines);
-    });
-    // Each thread's speed on this page sets the next page's split, so that neither waits for the other long
-    // (a helper starts slower: shiki's JavaScript engine translates each grammar rule on its first use, per thread).
-    if (encoded && encoded.ms > 0 && ownMs > 0 && theirBytes > 0 && total > theirBytes) {
-      const theirRate = theirBytes / encoded.ms;
-      const balanced = theirRate / (theirRate + (total - theirBytes) / ownMs);
-      state.share = Math.min(0.9, Math.max(0.1, state.share * 0.7 + balanced * 0.3));
-    }
-  }
+  if (total < SHARE_MIN_BYTES) return { finish: async () => resolveWith(markup, items, new Map()) };
+  // The first blocks, about the other thread's share of the code, to it now; the rest here in `finish`.
+  const state = shares.get(tokenizer) ?? { share: 0.5 };
+  shares.set(tokenizer, state);
+  let split = 0;
+  let theirBytes = 0;
+  for (; split < needs.length && theirBytes < total * state.share; split++) theirBytes += needs[split].text.length;
+  const theirs = needs.slice(0, split);
+  const answer = tokenizer(theirs, [...loaded].sort()).catch(() => undefined);
+  return {
+    async finish() {
+      const started = performance.now();
+      const tokens = new Map<string, Line[]>();
+      for (const need of needs.slice(split)) tokens.set(needKey(need.id, need.text), tokenize(need.text, need.id));
+      const ownMs = performance.now() - started;
+      const encoded = await answer;
+      const resumed = performance.now();
+      theirs.forEach((need, i) => {
+        const lines = encoded?.lines[i] ? decodeLines(need.text, encoded.lines[i]) : undefined;
+        if (lines) tokens.set(needKey(need.id, need.text), lines);
+      });
+      // Each thread's speed on this page sets the next page's split, so that the other thread's share takes
+      // as long as everything this thread does for a page: its own share, the markup, resolving, what the
+      // caller does between pages (a helper starts slower: shiki's JavaScript engine translates each grammar
+      // rule on its first use, per thread). The cycle runs from the last page's answer to this one's.
+      const cycle = state.resumed === undefined ? undefined : resumed - state.resumed;
+      state.resumed = resumed;
+      const waited = resumed - started - ownMs;
+      const ownBytes = total - theirBytes;
+      if (cycle !== undefined && encoded && encoded.ms > 0 && ownMs > 0 && theirBytes > 0 && ownBytes > 0) {
+        // Waiting means the other thread was busy all the cycle: its time is the cycle, more than it counts
+        // itself (the copying of its blocks and answer, outside its count).
+        const theirMsPerByte = (waited > 1 ? Math.max(encoded.ms, cycle) : encoded.ms) / theirBytes;
+        const ownMsPerByte = ownMs / ownBytes;
+        const otherMs = Math.max(0, cycle - waited - ownMs);
+        const balanced = (total * ownMsPerByte + otherMs) / (total * (theirMsPerByte + ownMsPerByte));
+        state.share = Math.min(MAX_SHARE, Math.max(0.1, state.share * 0.7 + balanced * 0.3));
+      }
+      return resolveWith(markup, items, tokens);
+    },
+  };
+}
+
+/** The markup with its placeholders resolved, `tokens` used for the blocks they hold. */
+function resolveWith(markup: SafeHtml, items: DeferredItem[], tokens: Map<string, Line[]>): SafeHtml {
   prefetched = tokens;
   try {
     return resolveDeferred(markup, items);

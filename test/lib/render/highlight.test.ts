@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureLanguages, highlightCode, tokenizeEncoded, withDeferredHighlighting, withDeferredHighlightingAsync, type Tokenizer } from '../../../src/lib/render/highlight.js';
+import { ensureLanguages, highlightCode, tokenizeEncoded, withDeferredHighlighting, startDeferredHighlighting, type Tokenizer } from '../../../src/lib/render/highlight.js';
 import { html, joinHtml, type SafeHtml } from '../../../src/lib/render/sanitize.js';
 
 beforeAll(() => ensureLanguages(['typescript', 'python', 'shellscript']));
@@ -20,7 +20,7 @@ const page = (): SafeHtml =>
     html`\n`,
   );
 
-describe('withDeferredHighlightingAsync', () => {
+describe('startDeferredHighlighting', () => {
   it('gives a page the markup its messages give one by one, with part of the shown code tokenised by the other thread', async () => {
     const expected = page().value;
     const asked: string[] = [];
@@ -29,7 +29,7 @@ describe('withDeferredHighlightingAsync', () => {
       return tokenizeEncoded(needs, langs);
     };
     // Twice: the second page is split by the speeds the first one measured.
-    for (let round = 0; round < 2; round++) expect((await withDeferredHighlightingAsync(page, other)).value).toBe(expected);
+    for (let round = 0; round < 2; round++) expect((await startDeferredHighlighting(page, other).finish()).value).toBe(expected);
     // The other thread had some of the shown code, never the block hidden in the closed <details>...
     expect(asked.length).toBeGreaterThan(0);
     expect(asked).not.toContain(hidden);
@@ -44,13 +44,13 @@ describe('withDeferredHighlightingAsync', () => {
     const failing: Tokenizer = async () => {
       throw new Error('thread gone');
     };
-    expect((await withDeferredHighlightingAsync(page, failing)).value).toBe(expected);
+    expect((await startDeferredHighlighting(page, failing).finish()).value).toBe(expected);
     // Tokens of other text: they do not fit the block, and are not used.
     const wrong: Tokenizer = async (needs, langs) => tokenizeEncoded(needs.map((n) => ({ ...n, text: `${n.text}\nextra line` })), langs);
-    expect((await withDeferredHighlightingAsync(page, wrong)).value).toBe(expected);
+    expect((await startDeferredHighlighting(page, wrong).finish()).value).toBe(expected);
   });
 
   it('without another thread, leaves each message to resolve its own code', async () => {
-    expect((await withDeferredHighlightingAsync(page, undefined)).value).toBe(page().value);
+    expect((await startDeferredHighlighting(page, undefined).finish()).value).toBe(page().value);
   });
 });
