@@ -60,10 +60,14 @@ export function previewBlock(text: string, lines: number, render: (part: string,
   const more = lines - PREVIEW_LINES;
   // Search indexes the start of a block, not the rest of a file dump or a long log (src/integrations/pagefind.ts).
   const indexed = Math.max(PREVIEW_LINES, opts.indexedLines ?? INDEXED_LINES);
-  const indexCut = lines <= indexed ? -1 : indexed === PREVIEW_LINES ? 0 : nthNewline(rest, indexed - PREVIEW_LINES - 1);
-  const unindexed = (from: number) => html`<div class="unindexed" data-pagefind-ignore>${render(rest.slice(from), indexed)}</div>`;
-  const body =
-    indexCut === -1 ? render(rest, PREVIEW_LINES) : indexCut === 0 ? unindexed(0) : html`${render(rest.slice(0, indexCut), PREVIEW_LINES)}${unindexed(indexCut + 1)}`;
+  const unindexed = (part: string) => html`<div class="unindexed" data-pagefind-ignore>${render(part, indexed)}</div>`;
+  let body: SafeHtml;
+  if (lines <= indexed) body = render(rest, PREVIEW_LINES);
+  else if (indexed === PREVIEW_LINES) body = unindexed(rest);
+  else {
+    const indexCut = nthNewline(rest, indexed - PREVIEW_LINES - 1);
+    body = indexCut === -1 ? render(rest, PREVIEW_LINES) : html`${render(rest.slice(0, indexCut), PREVIEW_LINES)}${unindexed(rest.slice(indexCut + 1))}`;
+  }
   return html`<div class="preview">${render(text.slice(0, cut), 0)}<details class="more"><summary>Show ${formatCount(more)} more line${more === 1 ? '' : 's'}</summary>${body}</details></div>`;
 }
 
