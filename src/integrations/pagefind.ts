@@ -10,7 +10,7 @@ import type { AstroIntegration } from 'astro';
 import * as pagefind from 'pagefind';
 import type { BuildLogger } from '../lib/build/build-logger.js';
 import type { DeferredFinish, SearchIndexJob } from '../lib/build/finish-plan.js';
-import { collectGarbage } from '../lib/build/heap-growth.js';
+import { collectGarbage, describeCollection } from '../lib/build/heap-growth.js';
 import { createProgress, isInteractive, PROGRESS_LABEL } from '../lib/build/progress.js';
 import type { OutputLedger } from '../lib/fs/output-ledger.js';
 import { copyTree, isLinkedTree, mapLimit } from '../lib/fs/parallel.js';
@@ -127,11 +127,7 @@ export async function indexSearchPages(job: SearchIndexJob, ledger: OutputLedger
   }
   if (stale.length && inAstro) {
     // Astro's process now mostly waits on pagefind's: what the pages left on its heap goes first (heap-growth.ts).
-    const heap = collectGarbage();
-    const mb = (n: number) => (n / 1e6).toFixed(0);
-    logger.debug(
-      `heap before the search index: ${mb(heap.before)} MB used, ${mb(heap.after)} MB alive; ${mb(heap.committedBefore)} → ${mb(heap.committedAfter)} MB held after ${heap.rounds} round(s) in ${heap.ms.toFixed(0)} ms; process ${mb(heap.rssBefore)} → ${mb(heap.rssAfter)} MB`,
-    );
+    logger.debug(`heap before the search index: ${describeCollection(collectGarbage())}`);
   }
   let dates: Array<Record<string, string>>;
   const progress = createProgress(logger.fork(`${logger.label}${PROGRESS_LABEL}`), isInteractive());

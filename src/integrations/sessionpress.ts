@@ -11,7 +11,7 @@ import { createSafeTarget } from '../lib/fs/safe-write.js';
 import type { DeferredFinish } from '../lib/build/finish-plan.js';
 import { BUILD_FACTS_VARIABLE, FINISH_PLAN_VARIABLE, siteInputs, type SiteInputs } from '../lib/build/site-inputs.js';
 import { prestartSessionPool } from '../lib/build/worker-pool.js';
-import { watchHeapGrowth } from '../lib/build/heap-growth.js';
+import { describeCollection, SETTLE_BEFORE_BUNDLING_ABOVE, settleHeapAbove, watchHeapGrowth } from '../lib/build/heap-growth.js';
 import { NO_PASSWORD, PASSWORD_VARIABLE } from '../lib/encrypt/site.js';
 import { encryptIntegration, plainDirOf } from './encrypt.js';
 import { finishPlanIntegration } from './finish.js';
@@ -101,6 +101,12 @@ export function sessionpress(options: SessionpressOptions = {}): AstroIntegratio
           const given = await readFile(factsFile, 'utf8').then((text) => JSON.parse(text) as SiteInputs, () => undefined);
           if (JSON.stringify(given?.folders) !== JSON.stringify(folders)) await createSafeTarget(dirname(factsFile)).writeFile(factsFile, JSON.stringify(await siteInputs(folders)));
         }
+      },
+      // Runs once the content is synced, before Astro bundles the pages: in a large build, what syncing left on
+      // the heap goes first, and the heap's growth is bounded from here (heap-growth.ts).
+      'astro:build:start': ({ logger }) => {
+        const heap = settleHeapAbove(SETTLE_BEFORE_BUNDLING_ABOVE);
+        if (heap) logger.debug(`heap before bundling: ${describeCollection(heap)}`);
       },
     },
   };

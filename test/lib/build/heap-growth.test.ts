@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BOUND_ABOVE_BYTES, createHeapGrowthGuard, type CollectedHeap } from '../../../src/lib/build/heap-growth.js';
+import { BOUND_ABOVE_BYTES, createHeapGrowthGuard, describeCollection, settleHeapAbove, type CollectedHeap } from '../../../src/lib/build/heap-growth.js';
 import { repoRoot } from '../../helpers/shared.js';
 
 const work = mkdtempSync(join(tmpdir(), 'sp-heap-growth-'));
@@ -131,4 +131,34 @@ describe('collectGarbage', () => {
     expect(again).toBeLessThan(before - 100e6);
     expect(gcGlobal).toBe('undefined');
   }, 60_000);
+});
+
+describe('settleHeapAbove', () => {
+  const figures: CollectedHeap = { before: 636e6, after: 97e6, committedBefore: 679e6, committedAfter: 102e6, rssBefore: 970e6, rssAfter: 368e6, rounds: 2, ms: 301 };
+
+  it('in a process past the bound, bounds the heap growth first and then collects, which applies the bound at once; a smaller process is left alone', () => {
+    const calls: string[] = [];
+    const options = (rss: number) => ({ rss: () => rss, bound: () => calls.push('bound'), collect: () => (calls.push('collect'), figures) });
+    expect(settleHeapAbove(600e6, options(455e6))).toBeUndefined();
+    expect(settleHeapAbove(600e6, options(600e6))).toBeUndefined();
+    expect(calls).toEqual([]);
+    expect(settleHeapAbove(600e6, options(814e6))).toBe(figures);
+    expect(calls).toEqual(['bound', 'collect']);
+  });
+
+  it('describes a collection in megabytes: in use and alive, held from the system, the process', () => {
+    expect(describeCollection(figures)).toBe('636 MB used, 97 MB alive; 679 → 102 MB held after 2 round(s) in 301 ms; process 970 → 368 MB');
+  });
+});
+
+describe('the guard, bound at once', () => {
+  it('sets the flag when told, whatever the process holds, and only once', () => {
+    const flags: string[] = [];
+    const guard = createHeapGrowthGuard({ above: 1e12, rss: () => 1, setFlag: (f) => flags.push(f), execArgv: [], nodeOptions: '' })!;
+    expect(guard.check()).toBe(false);
+    guard.bound();
+    guard.bound();
+    expect(flags).toEqual(['--heap-growing-percent=50']);
+    expect(guard.check()).toBe(true);
+  });
 });
