@@ -1,11 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SETTLE_BEFORE_BUNDLING_ABOVE } from '../../src/lib/build/heap-growth.js';
-import { repoRoot } from '../helpers/shared.js';
+import { runInFreshNode } from '../helpers/fresh-node.js';
 
 const work = mkdtempSync(join(tmpdir(), 'sp-integration-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -34,13 +32,7 @@ console.log(JSON.stringify({ small, afterSmall, large, held, after: process.memo
 
 describe('the sessionpress integration, before Astro bundles the pages', () => {
   it('in a large process, collects the garbage and logs what it gave back at debug level; a small process is left alone', () => {
-    const file = join(work, 'build-start.mjs');
-    writeFileSync(file, PROGRAM);
-    const entry = pathToFileURL(join(repoRoot, 'src', 'integrations', 'sessionpress.ts')).href;
-    const register = pathToFileURL(join(repoRoot, 'bin', 'register-typescript.mjs')).href;
-    const child = spawnSync(process.execPath, ['--import', register, file, entry], { encoding: 'utf8' });
-    if (child.status !== 0) throw new Error(child.stderr);
-    const r = JSON.parse(child.stdout) as { small: number; afterSmall: number; large: number; held: number; after: number; lines: string[] };
+    const r = runInFreshNode<{ small: number; afterSmall: number; large: number; held: number; after: number; lines: string[] }>(work, 'build-start.mjs', PROGRAM, 'src/integrations/sessionpress.ts');
     // A process under the bound is left alone: nothing logged.
     expect(r.small).toBeLessThan(SETTLE_BEFORE_BUNDLING_ABOVE);
     expect(r.afterSmall).toBe(0);

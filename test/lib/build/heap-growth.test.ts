@@ -1,11 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BOUND_ABOVE_BYTES, createHeapGrowthGuard, describeCollection, settleHeapAbove, type CollectedHeap } from '../../../src/lib/build/heap-growth.js';
-import { repoRoot } from '../../helpers/shared.js';
+import { runInFreshNode } from '../../helpers/fresh-node.js';
 
 const work = mkdtempSync(join(tmpdir(), 'sp-heap-growth-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -36,18 +34,9 @@ globalThis.gc();
 console.log(JSON.stringify({ peak, live: v8.getHeapStatistics().used_heap_size, kept: live.length }));
 `;
 
-/**
- * Runs a program in a fresh Node (the heap is the process's own), with the
- * module under test as its first argument, and returns what it printed as JSON.
- */
+/** Runs a program against this module in a fresh Node (the heap is the process's own). */
 function runProgram<T>(name: string, source: string, options: { nodeArgs?: string[]; args?: string[] } = {}): T {
-  const file = join(work, name);
-  writeFileSync(file, source);
-  const entry = pathToFileURL(join(repoRoot, 'src', 'lib', 'build', 'heap-growth.ts')).href;
-  const register = pathToFileURL(join(repoRoot, 'bin', 'register-typescript.mjs')).href;
-  const child = spawnSync(process.execPath, [...(options.nodeArgs ?? []), '--import', register, file, entry, ...(options.args ?? [])], { encoding: 'utf8' });
-  if (child.status !== 0) throw new Error(child.stderr);
-  return JSON.parse(child.stdout) as T;
+  return runInFreshNode<T>(work, name, source, 'src/lib/build/heap-growth.ts', options);
 }
 
 function run(mode: 'bound' | 'default'): { peak: number; live: number } {
