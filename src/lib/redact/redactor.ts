@@ -68,6 +68,11 @@ interface SessionState {
   regexes: Map<RegexForm, RegExp>;
   /** Where a secret value may start in a string, or `false` when every string may be matched with the values (see {@link replaceMatches}); found when first needed. */
   valueStart: RegExp | false | null;
+  /**
+   * Where a secret value, login or name may start (see {@link mayNeedReplacing}): `false` when there is
+   * none, `true` when there are too many to look for in one fast regex; found when first needed.
+   */
+  personStart: RegExp | boolean | null;
 }
 
 function newState(config: RedactorConfig): SessionState {
@@ -83,6 +88,7 @@ function newState(config: RedactorConfig): SessionState {
     cache: new Map(),
     regexes: new Map(),
     valueStart: null,
+    personStart: null,
   };
 }
 
@@ -330,6 +336,7 @@ function addUsername(state: SessionState, name: string): void {
 function invalidate(state: SessionState): void {
   state.regexes.clear();
   state.valueStart = null;
+  state.personStart = null;
   state.cache.clear();
 }
 
@@ -369,22 +376,55 @@ const WITH_VALUES = 2;
  * matched exactly as by the whole regex.
  */
 function buildRegex(state: SessionState, form: RegexForm): RegExp {
-  const allowed = (s: string): boolean => isAllowed(state.config, s);
-  // Tries, longest literal first: a config may name thousands of people, a session hold hundreds of secrets,
-  // and a flat alternation tried each at every position (12,000 names: a build of the samples took 86 s, not 9 s).
-  const values = form & WITH_VALUES ? trieSource([...state.placeholders.keys()].map(exactFragments)) : '(?!)';
-  const users = trieSource([...state.usernames].filter(isDistinctiveUsername).filter((u) => !allowed(u)).map(caselessFragments));
-  // Configured names in any case; names a session gave with an address in theirs (`Will Smith`, not `will smith`).
-  const nameAlts = trieSource([...state.config.names.filter((n) => !allowed(n)).map(caselessFragments), ...[...state.names].filter((n) => !allowed(n)).map(exactFragments)]);
+  const { values, users, names } = replacedFragments(state);
   const source = [
     `(${PLACEHOLDER_SOURCE})`,
-    `(${values})`,
+    `(${form & WITH_VALUES ? trieSource(values) : '(?!)'})`,
     UNIX_HOME_SOURCE,
     form & WITH_WINDOWS ? WINDOWS_HOME_SOURCE : '((?!))',
-    `(${users})(?![A-Za-z0-9])`,
-    `(${nameAlts})(?![A-Za-z0-9])`,
+    `(${trieSource(users)})(?![A-Za-z0-9])`,
+    `(${trieSource(names)})(?![A-Za-z0-9])`,
   ].join('|');
   return new RegExp(source, 'g');
+}
+
+/**
+ * What the replacement regex looks for beyond its fixed patterns, as regex
+ * fragments (tries of them are built longest literal first: a config may name
+ * thousands of people, a session hold hundreds of secrets, and a flat
+ * alternation tried each at every position took a build of the samples from 9
+ * s to 86 s with 12,000 names): the secret values; the logins, in any case;
+ * the configured names in any case, and the names a session gave with an
+ * address in theirs (`Will Smith`, not `will smith`).
+ */
+function replacedFragments(state: SessionState): { values: string[][]; users: string[][]; names: string[][] } {
+  const allowed = (s: string): boolean => isAllowed(state.config, s);
+  return {
+    values: [...state.placeholders.keys()].map(exactFragments),
+    users: [...state.usernames].filter(isDistinctiveUsername).filter((u) => !allowed(u)).map(caselessFragments),
+    names: [...state.config.names.filter((n) => !allowed(n)).map(caselessFragments), ...[...state.names].filter((n) => !allowed(n)).map(exactFragments)],
+  };
+}
+
+/**
+ * Whether the replacement regex can change `s` at all: each of its groups
+ * that replaces something needs a text of its own in the string (a home path
+ * its `/home/` or `Users`; a value, login or name its first characters). An
+ * existing placeholder is kept as it is, so a string with nothing else is
+ * returned unchanged either way. Most strings of a session have none of them,
+ * and these looks cost far less than a pass of the whole regex, whose every
+ * alternative is tried at every `/`, bracket and first letter of a login.
+ */
+function mayNeedReplacing(state: SessionState, s: string): boolean {
+  if (s.includes('/home/') || s.includes('Users')) return true;
+  if (state.personStart === null) {
+    const { values, users, names } = replacedFragments(state);
+    const all = [...values, ...users, ...names];
+    const source = all.length ? valueStartSource(all) : '';
+    // Past what V8 optimises (a config naming thousands of people), the look would cost more than it saves.
+    state.personStart = !source ? false : source.length > LONG_REGEX_SOURCE ? true : new RegExp(source);
+  }
+  return typeof state.personStart === 'boolean' ? state.personStart : state.personStart.test(s);
 }
 
 /** Redacts one string (cached per session when long, as long strings repeat). */
@@ -432,6 +472,7 @@ const LONG_REGEX_SOURCE = 20 * 1024;
  * looking for where values start first would only add a pass.
  */
 function replaceMatches(state: SessionState, s: string): string {
+  if (!mayNeedReplacing(state, s)) return s;
   state.valueStart ??= valueStartRegex(state);
   const values = state.placeholders.size > 0 && (state.valueStart === false || state.valueStart.test(s));
   const form = (s.includes('Users') ? WITH_WINDOWS : 0) | (values ? WITH_VALUES : 0);
@@ -465,7 +506,7 @@ function valueStartRegex(state: SessionState): RegExp | false {
   const whole = buildRegex(state, WITH_VALUES | WITH_WINDOWS);
   state.regexes.set(WITH_VALUES | WITH_WINDOWS, whole);
   if (whole.source.length <= LONG_REGEX_SOURCE) return false;
-  return new RegExp(valueStartSource([...state.placeholders.keys()].map(exactFragments)));
+  return new RegExp(valueStartSource(replacedFragments(state).values));
 }
 
 /** Regex source that finds where one of `literals` (as regex fragments) may start: the first characters of each, as a trie that stops at the shortest. */

@@ -165,3 +165,25 @@ describe('redactSession with secrets enough to make the replacement regex long',
     expect(text).toContain(`${tokens[7].slice(0, 40)} is how the seventh one starts`);
   });
 });
+
+describe('redactSession with people enough to make the look for them long', () => {
+  // 4,000 configured names of letters from a hash, capitalised: where any of them may start is far past the 20 KB
+  // of source V8 still optimises, so every string goes to the replacement regex, as before that look existed.
+  const word = (seed: string, length: number) =>
+    [...createHash('sha256').update(seed).digest()].slice(0, length).map((b, i) => String.fromCharCode((i === 0 ? 65 : 97) + (b % 26))).join('');
+  const names = Array.from({ length: 4000 }, (_, i) => `${word(`first ${i}`, 8)} ${word(`last ${i}`, 7)}`);
+
+  it('blanks a name in a string that holds nothing else the regex looks for, in any case, and leaves other strings alone', async () => {
+    const values = [
+      { type: 'user', message: { content: `thanks to ${names[2345].toUpperCase()} for the review` } },
+      { type: 'assistant', message: { content: `${names[17]} and ${names[3999]} agreed` } },
+      { type: 'assistant', message: { content: 'nothing personal in this line at all' } },
+    ];
+    await createRedactor({ names }).redactSession(values);
+    expect(values.map((v) => v.message.content)).toEqual([
+      'thanks to [REDACTED:name] for the review',
+      '[REDACTED:name] and [REDACTED:name] agreed',
+      'nothing personal in this line at all',
+    ]);
+  });
+});
