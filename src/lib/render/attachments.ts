@@ -179,7 +179,7 @@ function hookResult(a: Record<string, unknown>, _ctx: RenderContext, m: Attachme
   const loose = outputs.filter((o) => !o.kept);
   const out =
     loose.length && !inline
-      ? html`<details class="hook-output"><summary>${loose.map((o) => o.label).join(', ')} · ${linesLabel(loose.reduce((n, o) => n + lineCount(o.text), 0))}</summary>${loose.map((o) => html`${loose.length > 1 ? html`<p class="stream-label">${o.label}</p>` : ''}${textBlock(o.text, o.label)}`)}${loose.some((o) => o.missing) ? html`<p class="tool-message kept-missing">Only a preview is shown: the whole output was not found beside the session.</p>` : ''}</details>`
+      ? html`<details class="hook-output"><summary>${loose.map((o) => o.label).join(', ')} · ${linesLabel(loose.reduce((n, o) => n + lineCount(o.text), 0))}</summary>${loose.map((o) => html`${loose.length > 1 ? html`<p class="stream-label">${o.label}</p>` : ''}${textBlock(o.text)}`)}${loose.some((o) => o.missing) ? html`<p class="tool-message kept-missing">Only a preview is shown: the whole output was not found beside the session.</p>` : ''}</details>`
       : '';
   return { kind: 'attachment', body: html`${line}${error}${out}${outputs.filter((o) => o.kept).map(keptHookOutput)}`, extraClass: `compact hook${tone}` };
 }
@@ -216,7 +216,6 @@ function fileAttachment(a: Record<string, unknown>, ctx: RenderContext): Message
 /** File text highlighted by its path's language (plain text when the grammar is not loaded); search holds what shows before "show more", as of a file read. */
 function highlightFile(text: string, path: string, startLine?: number): SafeHtml {
   return codeBlock(text, languageForPath(path), {
-    label: 'Show all',
     startLine: startLine && startLine > 0 ? startLine : undefined,
     lineNumbers: startLine !== undefined && startLine > 0,
     indexedLines: FILE_INDEXED_LINES,
@@ -249,7 +248,7 @@ function directory(a: Record<string, unknown>): MessageView {
   const path = displayPath(a);
   const text = str(a.content) ?? '';
   if (!text.trim()) return contextLine(html`Directory attached: ${pathHtml(path)}`);
-  return contextDetails(html`Directory attached: ${pathHtml(path)} · ${linesLabel(lineCount(text))}`, textBlock(text, 'Listing'));
+  return contextDetails(html`Directory attached: ${pathHtml(path)} · ${linesLabel(lineCount(text))}`, textBlock(text));
 }
 
 /** A PDF the model was pointed at (too large to attach whole). */
@@ -302,7 +301,7 @@ function diagnostics(a: Record<string, unknown>): MessageView {
     }
   }
   if (!rows.length) return contextLine('Diagnostics: none');
-  return contextDetails(html`Diagnostics: ${formatCount(rows.length)} problem${rows.length === 1 ? '' : 's'} in ${formatCount(files.length)} file${files.length === 1 ? '' : 's'}`, textBlock(rows.join('\n'), 'Diagnostics'));
+  return contextDetails(html`Diagnostics: ${formatCount(rows.length)} problem${rows.length === 1 ? '' : 's'} in ${formatCount(files.length)} file${files.length === 1 ? '' : 's'}`, textBlock(rows.join('\n')));
 }
 
 /** A queued prompt that reached the renderer as an attachment (the model normally makes it a prompt). */

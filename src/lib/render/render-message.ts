@@ -396,7 +396,7 @@ function renderUser(m: UserMessage, ctx: RenderContext, options: RenderMessageOp
       return renderCommand(m, ctx);
     case 'command-output': {
       const out = tagContent(m.text, 'local-command-stdout') ?? tagContent(m.text, 'local-command-stderr') ?? m.text;
-      return frame('command', m.uuid, m.timestamp, html`<div class="command-output">${terminalBlock(out, 'Output')}</div>${forkedAgentsHtml(m.forks, ctx)}`);
+      return frame('command', m.uuid, m.timestamp, html`<div class="command-output">${terminalBlock(out)}</div>${forkedAgentsHtml(m.forks, ctx)}`);
     }
     case 'bash-input': {
       const cmd = tagContent(m.text, 'bash-input') ?? m.text;
@@ -405,7 +405,7 @@ function renderUser(m: UserMessage, ctx: RenderContext, options: RenderMessageOp
     case 'bash-output': {
       const stdout = tagContent(m.text, 'bash-stdout') ?? '';
       const stderr = tagContent(m.text, 'bash-stderr') ?? '';
-      const body = html`${stdout.trim() ? terminalBlock(stdout, 'Output') : ''}${stderr.trim() ? html`<div class="stream stderr"><span class="stream-label">stderr</span>${terminalBlock(stderr, 'stderr')}</div>` : ''}${!stdout.trim() && !stderr.trim() ? html`<p class="no-output">(no output)</p>` : ''}`;
+      const body = html`${stdout.trim() ? terminalBlock(stdout) : ''}${stderr.trim() ? html`<div class="stream stderr"><span class="stream-label">stderr</span>${terminalBlock(stderr)}</div>` : ''}${!stdout.trim() && !stderr.trim() ? html`<p class="no-output">(no output)</p>` : ''}`;
       return frame('bash', m.uuid, m.timestamp, html`<div class="bash-output" data-pagefind-weight="0.5">${body}</div>`, { label: 'Shell output' });
     }
     case 'interruption': {
@@ -423,7 +423,7 @@ function renderUser(m: UserMessage, ctx: RenderContext, options: RenderMessageOp
     case 'tool-result': {
       // A result whose call is missing (the model pairs the rest inside their calls).
       const images = renderImages(m.blocks, ctx, 'Tool result image');
-      return frame('tool-result', m.uuid, m.timestamp, html`<div class="tool-output orphan">${m.text.trim() ? terminalBlock(m.text, 'Output') : ''}${images}</div>`, { label: 'Tool result without its call' });
+      return frame('tool-result', m.uuid, m.timestamp, html`<div class="tool-output orphan">${m.text.trim() ? terminalBlock(m.text) : ''}${images}</div>`, { label: 'Tool result without its call' });
     }
     default:
       return html``;
@@ -460,7 +460,7 @@ function renderCommand(m: UserMessage, ctx: RenderContext): SafeHtml {
   const cmd = m.command ?? { name: tagContent(m.text, 'command-name')?.trim() ?? '', args: tagContent(m.text, 'command-args')?.trim() ?? '' };
   const line = `${cmd.name}${cmd.args ? ` ${cmd.args}` : ''}`;
   const output = m.command?.output;
-  const outHtml = output && output.trim() ? html`<div class="command-output" data-pagefind-weight="0.5">${terminalBlock(output, 'Output')}</div>` : html``;
+  const outHtml = output && output.trim() ? html`<div class="command-output" data-pagefind-weight="0.5">${terminalBlock(output)}</div>` : html``;
   // The expanded text Claude received (when the model links it to its command), collapsed under the chip.
   const expansion = commandExpansion(m.command?.expansion, ctx);
   return frame('command', m.uuid, m.timestamp, html`<div class="command-line" data-pagefind-weight="2"><code>${line}</code></div>${expansion}${outHtml}${forkedAgentsHtml(m.forks, ctx)}`);

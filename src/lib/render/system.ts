@@ -169,7 +169,7 @@ function localCommand(m: SystemMessage): MessageView | undefined {
   const raw = m.text ?? '';
   const out = taggedValue(raw, 'local-command-stdout') ?? taggedValue(raw, 'local-command-stderr') ?? raw;
   if (!out.trim()) return undefined;
-  return { kind: 'command', body: html`<div class="command-output">${terminalBlock(out, 'Output')}</div>` };
+  return { kind: 'command', body: html`<div class="command-output">${terminalBlock(out)}</div>` };
 }
 
 /** Any other subtype: its text, labelled with the subtype in words. */

@@ -59,13 +59,13 @@ function renderTag(s: Segment, ctx: RenderContext): SafeHtml {
       return sessionMessage(s, ctx);
     case 'fork-boilerplate':
       // The rules every fork gets, the same each time: closed, never taken for what the fork was asked.
-      return html`<details class="fork-boilerplate" data-pagefind-ignore><summary>Fork instructions · ${formatCount(lineCount(s.body.trim()))} lines</summary>${textBlock(s.body.trim(), 'Instructions')}</details>`;
+      return html`<details class="fork-boilerplate" data-pagefind-ignore><summary>Fork instructions · ${formatCount(lineCount(s.body.trim()))} lines</summary>${textBlock(s.body.trim())}</details>`;
     case 'task-notification':
       return taskNotification(s.body, ctx);
     case 'local-command-caveat':
       return html``;
     case 'system-reminder':
-      return html`<details class="system-reminder"><summary>System reminder</summary>${textBlock(s.body.trim(), 'Reminder')}</details>`;
+      return html`<details class="system-reminder"><summary>System reminder</summary>${textBlock(s.body.trim())}</details>`;
     case 'ide_selection':
       return ideSelection(s.body);
     case 'ide_opened_file':
@@ -156,10 +156,10 @@ const SELECTION_RE = /^The user selected the lines? (\d+) to (\d+) from (.+?):\n
 /** What the user had selected in the IDE: a chip naming the lines and file, the text collapsed. */
 function ideSelection(body: string): SafeHtml {
   const m = SELECTION_RE.exec(body.trim());
-  if (!m) return html`<details class="ide-context"><summary>IDE selection</summary>${textBlock(body.trim(), 'Selection')}</details>`;
+  if (!m) return html`<details class="ide-context"><summary>IDE selection</summary>${textBlock(body.trim())}</details>`;
   const [, from, to, path, selected] = m;
   const lines = from === to ? `line ${from}` : `lines ${from}–${to}`;
-  return html`<details class="ide-context"><summary>Selected ${lines} of ${pathHtml(path)} in the IDE</summary>${textBlock(selected, 'Selection')}</details>`;
+  return html`<details class="ide-context"><summary>Selected ${lines} of ${pathHtml(path)} in the IDE</summary>${textBlock(selected)}</details>`;
 }
 
 /** The file the user had open in the IDE: one chip. */

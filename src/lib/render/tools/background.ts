@@ -62,7 +62,7 @@ export function renderTaskOutput(call: ToolCall, ctx: RenderContext): SafeHtml {
     const recognised = t.status !== undefined || t.retrieval !== undefined || t.output !== undefined;
     const waited = t.retrieval === 'timeout' ? noteHtml('Still running when the wait timed out.') : '';
     const exit = t.exitCode !== undefined ? field('Exit code', String(t.exitCode)) : '';
-    const body = t.output?.trim() ? terminalBlock(t.output, 'Output') : recognised ? '' : text.trim() ? terminalBlock(text, 'Output') : '';
+    const body = t.output?.trim() ? terminalBlock(t.output) : recognised ? '' : text.trim() ? terminalBlock(text) : '';
     return html`${field('Task', t.description)}${field('Kind', t.type ? (TASK_TYPES[t.type] ?? t.type) : undefined)}${waited}${exit}${body}`;
   });
   const t = call.result && !call.result.isError ? polledTask(call) : undefined;
@@ -161,7 +161,7 @@ export function renderCronList(call: ToolCall, ctx: RenderContext): SafeHtml {
   const output = orError(call, () => {
     if (!call.result) return '';
     const jobs = cronJobs(call);
-    if (!jobs) return terminalBlock(resultText(call.result), 'Jobs');
+    if (!jobs) return terminalBlock(resultText(call.result));
     if (!jobs.length || /^no (scheduled )?(cron )?jobs/i.test(resultText(call.result).trim())) return noteHtml('No scheduled jobs.');
     return html`<ul class="job-list">${jobs.map((j) => html`<li><code>${j.id}</code> ${j.text}</li>`)}</ul>`;
   });

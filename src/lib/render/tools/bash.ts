@@ -28,15 +28,15 @@ function bashOutput(call: ToolCall, ctx: RenderContext): SafeHtml {
   const parts: SafeHtml[] = [];
   if (s && (stdout !== undefined || stderr !== undefined)) {
     // stdout needs no wrapper: only stderr is labelled.
-    if (stdout) parts.push(terminalBlock(stdout, 'Output'));
-    if (stderr) parts.push(html`<div class="stream stderr"><span class="stream-label">stderr</span>${terminalBlock(stderr, 'stderr')}</div>`);
+    if (stdout) parts.push(terminalBlock(stdout));
+    if (stderr) parts.push(html`<div class="stream stderr"><span class="stream-label">stderr</span>${terminalBlock(stderr)}</div>`);
     // An error result's text says what went wrong (exit code, rejection); show it when stdout/stderr do not.
     if (result.isError && !stdout && !stderr) parts.push(errorBlock(resultText(result)));
     if (s.isImage === true && Array.isArray(result.content)) parts.push(renderImages(result.content, ctx, 'Command output image'));
   } else {
     const text = cleanResultText(resultText(result));
     if (result.isError) parts.push(errorBlock(text));
-    else if (text.trim()) parts.push(terminalBlock(text, 'Output'));
+    else if (text.trim()) parts.push(terminalBlock(text));
     if (Array.isArray(result.content)) parts.push(renderImages(result.content, ctx, 'Command output image'));
   }
   const status: SafeHtml[] = [];
@@ -60,9 +60,9 @@ export function renderBashOutput(call: ToolCall, ctx: RenderContext): SafeHtml {
   let output: SafeHtml | undefined;
   if (s && (typeof s.stdout === 'string' || typeof s.stderr === 'string')) {
     const exitCode = num(s.exitCode);
-    output = html`${field('Status', str(s.status))}${field('Exit code', exitCode !== undefined ? String(exitCode) : undefined)}${str(s.stdout) ? terminalBlock(str(s.stdout) ?? '', 'Output') : ''}${str(s.stderr) ? html`<div class="stream stderr"><span class="stream-label">stderr</span>${terminalBlock(str(s.stderr) ?? '', 'stderr')}</div>` : ''}`;
+    output = html`${field('Status', str(s.status))}${field('Exit code', exitCode !== undefined ? String(exitCode) : undefined)}${str(s.stdout) ? terminalBlock(str(s.stdout) ?? '') : ''}${str(s.stderr) ? html`<div class="stream stderr"><span class="stream-label">stderr</span>${terminalBlock(str(s.stderr) ?? '')}</div>` : ''}`;
   } else if (call.result && !call.result.isError) {
-    output = terminalBlock(cleanResultText(resultText(call.result)), 'Output');
+    output = terminalBlock(cleanResultText(resultText(call.result)));
   }
   return toolFrame(call, ctx, { summary, input: filterField(call), output });
 }

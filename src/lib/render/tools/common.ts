@@ -91,31 +91,31 @@ export const INDEXED_LINES = 100;
 export const FILE_INDEXED_LINES = PREVIEW_LINES;
 
 /** Highlighted code, previewed when long. */
-export function codeBlock(text: string, lang: string | undefined, opts: { label?: string; startLine?: number; lineNumbers?: boolean; className?: string; indexedLines?: number } = {}): SafeHtml {
+export function codeBlock(text: string, lang: string | undefined, opts: { startLine?: number; lineNumbers?: boolean; className?: string; indexedLines?: number } = {}): SafeHtml {
   const start = opts.startLine ?? 1;
   return previewBlock(text, lineCount(text), (part, first) => highlightCode(part, { lang, startLine: start + first, lineNumbers: opts.lineNumbers, className: opts.className }), opts);
 }
 
 /** Terminal output (ANSI colours rendered), previewed when long. */
-export function terminalBlock(text: string, _label = 'Output', className = 'terminal'): SafeHtml {
+export function terminalBlock(text: string, className = 'terminal'): SafeHtml {
   const clean = text.replace(/\n+$/, '');
   return previewBlock(clean, lineCount(stripAnsi(clean)), (part) => highlightTerminal(part, className));
 }
 
 /** Plain text output, previewed when long. */
-export function textBlock(text: string, _label = 'Output'): SafeHtml {
+export function textBlock(text: string): SafeHtml {
   return previewBlock(text, lineCount(text), (part) => highlightCode(part, { className: 'plain' }));
 }
 
 /** Formatted JSON, highlighted. */
-export function jsonBlock(value: unknown, label = 'Input'): SafeHtml {
+export function jsonBlock(value: unknown): SafeHtml {
   let text: string;
   try {
     text = JSON.stringify(value, null, 2) ?? String(value);
   } catch {
     text = String(value);
   }
-  return codeBlock(text, 'json', { label });
+  return codeBlock(text, 'json');
 }
 
 /**

@@ -57,7 +57,7 @@ export function renderDocumentBlock(block: ContentBlock): SafeHtml {
   const head = html`<span class="doc-icon" aria-hidden="true">📄</span> <strong>${name}</strong> · ${kind}${size ? ` · ${size}` : ''}`;
   const context = str(b.context);
   if (text !== undefined && text.trim()) {
-    return html`<details class="document"><summary>${head}</summary>${context ? noteHtml(context) : ''}${textBlock(text, 'Document text')}</details>`;
+    return html`<details class="document"><summary>${head}</summary>${context ? noteHtml(context) : ''}${textBlock(text)}</details>`;
   }
   return html`<p class="document">${head}${url ? html` · ${linkHtml(url, 'open')}` : ''}${bytes !== undefined ? ' (not shown)' : ''}</p>`;
 }
@@ -133,7 +133,7 @@ export function renderServerToolUse(block: ContentBlock, blocks: ContentBlock[],
   }
   const code = str(input.code) ?? str(input.command);
   const summary = query ? html`<q>${query}</q>` : url ? linkHtml(url) : undefined;
-  const inputHtml = code ? collapsible(textBlock(code, 'Code'), lineCount(code), 'Code') : undefined;
+  const inputHtml = code ? collapsible(textBlock(code), lineCount(code), 'Code') : undefined;
   return toolFrame(call, ctx, { summary, badges: html`${badgeHtml('server')}${badges}`, input: inputHtml, output, className: 'tool-server' });
 }
 
@@ -141,7 +141,7 @@ export function renderServerToolUse(block: ContentBlock, blocks: ContentBlock[],
 function serverResultText(result: Record<string, unknown>): SafeHtml {
   const c = obj(result.content);
   const text = str(c?.stdout) ?? str(c?.text) ?? str(obj(c?.content)?.text) ?? str(result.content);
-  if (text && text.trim()) return textBlock(text, 'Result');
+  if (text && text.trim()) return textBlock(text);
   const error = str(c?.error_code);
   return error ? html`<div class="tool-error"><p class="error-text">${error.replace(/_/g, ' ')}</p></div>` : noteHtml(`${String(result.type).replace(/_/g, ' ')}`);
 }

@@ -60,7 +60,7 @@ export function renderLsp(call: ToolCall, ctx: RenderContext): SafeHtml {
   const output = orError(call, () => {
     if (!call.result) return '';
     const text = resultText(call.result);
-    return text.trim() ? textBlock(text, 'Answer') : noteHtml('No result.');
+    return text.trim() ? textBlock(text) : noteHtml('No result.');
   });
   return toolFrame(call, ctx, { summary: html`${LSP_OPERATIONS[op] ?? op}${where ? html` ${pathHtml(where)}` : ''}${str(i.query) ? html` <q>${str(i.query)}</q>` : ''}`, output });
 }
@@ -96,7 +96,7 @@ export function renderListMcpResources(call: ToolCall, ctx: RenderContext): Safe
   const output = orError(call, () => {
     if (!call.result) return '';
     const resources = resourcesOf(call);
-    if (!resources) return textBlock(resultText(call.result), 'Resources');
+    if (!resources) return textBlock(resultText(call.result));
     if (!resources.length) return noteHtml('No resources.');
     return html`<p class="count">${formatCount(resources.length)} resource${resources.length === 1 ? '' : 's'}</p><ul class="resource-list">${resources.map(
       (r) => html`<li>${r.name ? html`<strong>${r.name}</strong> ` : ''}<code>${r.uri}</code>${r.server && !server ? ` · ${r.server}` : ''}${r.description ? html` — ${r.description}` : ''}</li>`,
@@ -118,11 +118,11 @@ export function renderReadMcpResource(call: ToolCall, ctx: RenderContext): SafeH
   const output = orError(call, () => {
     if (!call.result) return '';
     const contents = contentsOf(call);
-    if (!contents) return textBlock(resultText(call.result), 'Contents');
+    if (!contents) return textBlock(resultText(call.result));
     return html`${contents.map((c) => {
       const text = str(c.text);
       const mime = str(c.mimeType);
-      if (text !== undefined) return mime === 'application/json' || mime?.startsWith('text/') ? codeBlock(text, mime === 'application/json' ? 'json' : languageForPath(str(c.uri) ?? uri), { label: 'Contents' }) : textBlock(text, 'Contents');
+      if (text !== undefined) return mime === 'application/json' || mime?.startsWith('text/') ? codeBlock(text, mime === 'application/json' ? 'json' : languageForPath(str(c.uri) ?? uri)) : textBlock(text);
       const blob = str(c.blob);
       return noteHtml(`${mime ?? 'Binary'} content${blob ? `, ${formatCount(Math.floor((blob.length * 3) / 4))} bytes` : ''} (not shown)`);
     })}`;

@@ -63,7 +63,7 @@ export function renderRead(call: ToolCall, ctx: RenderContext): SafeHtml {
       output = imageFromBase64(file.base64, str(file.type), ctx, 'Image read from file');
     } else if (file && typeof file.content === 'string') {
       const start = num(file.startLine) ?? 1;
-      output = codeBlock(file.content, lang, { startLine: start, lineNumbers: true, label: 'Show file', indexedLines: FILE_INDEXED_LINES });
+      output = codeBlock(file.content, lang, { startLine: start, lineNumbers: true, indexedLines: FILE_INDEXED_LINES });
     } else {
       const text = resultText(result);
       const parsed = parseNumberedLines(text);
@@ -84,7 +84,7 @@ export function renderWrite(call: ToolCall, ctx: RenderContext): SafeHtml {
   const lang = languageForPath(path);
   const hunks = patchHunks(s?.structuredPatch);
   const replaced = s?.type === 'update' && hunks.length > 0;
-  const input = replaced ? renderHunks(hunks, lang) : codeBlock(content, lang, { lineNumbers: true, label: 'Show file', indexedLines: FILE_INDEXED_LINES });
+  const input = replaced ? renderHunks(hunks, lang) : codeBlock(content, lang, { lineNumbers: true, indexedLines: FILE_INDEXED_LINES });
   // A new file says so in the row's outcome ("new file · 8 lines"): no badge repeats it.
   const badges = replaced ? html`<span class="badge">overwrite</span>` : html``;
   const summary = html`${pathHtml(path)} <span class="muted">${formatCount(lineCount(content))} lines</span>`;
@@ -348,6 +348,6 @@ export function renderNotebookEdit(call: ToolCall, ctx: RenderContext): SafeHtml
   const lang = cellType === 'markdown' ? 'markdown' : (str(s?.language) ?? 'python');
   const source = str(call.input.new_source) ?? '';
   const summary = html`${pathHtml(path)}${cell !== undefined ? html` <span class="muted">cell ${String(cell)}</span>` : ''}`;
-  const input = html`${field('Mode', mode)}${field('Cell type', cellType)}${mode === 'delete' ? '' : codeBlock(source, lang, { lineNumbers: true, label: 'Show cell' })}`;
+  const input = html`${field('Mode', mode)}${field('Cell type', cellType)}${mode === 'delete' ? '' : codeBlock(source, lang, { lineNumbers: true })}`;
   return toolFrame(call, ctx, { summary, input, output: resultOutput(call) });
 }

@@ -39,16 +39,16 @@ function searchOutput(call: ToolCall): SafeHtml {
   const content = str(s?.content);
   const count = num(s?.numFiles) ?? files?.length;
   const truncated = s?.truncated === true ? html` <span class="badge">truncated</span>` : '';
-  if (content) return html`<p class="count">${formatCount(num(s?.numLines) ?? 0)} matching lines</p>${textBlock(content, 'Show matches')}`;
+  if (content) return html`<p class="count">${formatCount(num(s?.numLines) ?? 0)} matching lines</p>${textBlock(content)}`;
   // The structured file list is only a nicer view of what the model was shown; when the
   // result text says more than the list, the text is what the reader must see.
-  if (files && !listCoversText(files, cleanResultText(resultText(r)))) return textBlock(cleanResultText(resultText(r)), 'Show results');
+  if (files && !listCoversText(files, cleanResultText(resultText(r)))) return textBlock(cleanResultText(resultText(r)));
   if (files) {
     if (!files.length) return html`<p class="no-output">No matches</p>`;
     return html`<p class="count">${formatCount(count ?? files.length)} file${count === 1 ? '' : 's'}${truncated}</p>${fileList(files)}`;
   }
   const text = cleanResultText(resultText(r));
-  return text.trim() ? textBlock(text, 'Show results') : html`<p class="no-output">No matches</p>`;
+  return text.trim() ? textBlock(text) : html`<p class="no-output">No matches</p>`;
 }
 
 /** Whether every line of a result text is a header line or one of the listed files. */

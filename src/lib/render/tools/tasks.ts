@@ -105,7 +105,7 @@ export function renderTaskGet(call: ToolCall, ctx: RenderContext): SafeHtml {
     output = html`<p class="task-subject">${str(task.subject) ?? ''}${status ? html` <span class="todo-status">${STATUS_LABEL[status] ?? status}</span>` : ''}</p>${field('Owner', str(task.owner))}${field('Blocked by', list(task.blockedBy))}${field('Blocks', list(task.blocks))}${str(task.description) ? markdownBlock(str(task.description) as string) : ''}`;
   } else if (r && resultText(r).trim()) {
     const text = resultText(r).trim();
-    output = text.includes('\n') ? textBlock(text, 'Task') : html`<p class="tool-message">${text}</p>`;
+    output = text.includes('\n') ? textBlock(text) : html`<p class="tool-message">${text}</p>`;
   }
   return toolFrame(call, ctx, { summary: `#${id}`, output });
 }

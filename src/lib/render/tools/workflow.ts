@@ -74,7 +74,7 @@ export function renderWorkflow(call: ToolCall, ctx: RenderContext): SafeHtml {
   const script = str(i.script);
   const meta = script ? workflowMeta(script) : {};
   const name = str(i.name) ?? meta.name ?? str(structured(call)?.workflowName);
-  const scriptHtml = script ? html`<details class="workflow-script"><summary>Orchestrator script</summary>${codeBlock(script, 'javascript', { label: 'Script' })}</details>` : '';
+  const scriptHtml = script ? html`<details class="workflow-script"><summary>Orchestrator script</summary>${codeBlock(script, 'javascript')}</details>` : '';
   const input = html`${field('Purpose', meta.description)}${field('Script', pathHtml(str(i.scriptPath)))}${field('Resumes run', str(i.resumeFromRunId))}${argsHtml(i.args)}${scriptHtml}${subagentTranscript(call, ctx)}${workflowAgentsHtml(call, ctx)}`;
   const output = orError(call, () => {
     if (!call.result) return '';
