@@ -6,6 +6,7 @@
  * formats with a fixed shape are in `providers.ts`.
  */
 import { isPlaceholderValue, isSecretValue, readValue, secretNameKind, type Sink } from './key-value.js';
+import { escapeRegExp } from '../escape-regexp.js';
 
 /** A value after a command's password flag: anything but a placeholder or a variable. */
 function passwordArg(v: string | undefined): v is string {
@@ -19,20 +20,33 @@ const USER_PASS_FLAG = /(?<![\w-])(?:-u[ \t]*|(?:--user|-a|--auth|--proxy-user|-
 const MYSQL_P = /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlsh|mariadb(?:-dump|-admin)?)\b[^\n|;&]*?[ \t]-p(["']?)([^\s'"]{3,256})\1/g;
 /** `sshpass -p X`, `sshpass -pX`. */
 const SSHPASS = /\bsshpass\b[^\n|;&]*?[ \t]-p[ \t]*(["']?)([^\s'"]{3,256})\1/g;
-/** Other tools' password flags: `redis-cli -a X`, `docker login -p X` (`az`, `oc`, `cf login` too), `zip -P X`, `7z -pX`, `smbclient -U user%pass`, `mongosh -p X`, and passwords given as a word after a word. */
-const TOOL_FLAGS: RegExp[] = [
-  /\bredis-cli\b[^\n|;&]*?[ \t]-a[ \t]+(["']?)([^\s'"]{3,256})\1/g,
-  /\b(?:docker|podman|nerdctl|helm|oras|buildah|skopeo|az|cf|oc)\b[^\n|;&]*?\blogin\b[^\n|;&]*?[ \t]-p[ \t]+(["']?)([^\s'"]{3,256})\1/g,
-  /\b(?:zip|unzip|7z|7za|rar|unrar)\b[^\n|;&]*?[ \t]-[pP][ \t]*(["']?)([^\s'"-][^\s'"]{2,255})\1/g,
-  /\bopenssl\b[^\n|;&]*?[ \t]-(?:pass|passin|passout|k)[ \t]+(["']?)pass:([^\s'"]{3,256})\1/g,
-  /\bsmbclient\b[^\n|;&]*?[ \t](?:-U|--user)[ \t]*(["']?)[^\s%'"]+%([^\s'"]{3,256})\1/g,
-  /\b(?:psql|pg_dump|pg_restore)\b[^\n|;&]*?\bpassword=([^\s'"]{3,256})()/g,
-  /\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]*?[ \t]-p[ \t]+(["']?)([^\s'"-][^\s'"]{2,255})\1/g,
+/**
+ * Other tools' password flags: `redis-cli -a X`, `docker login -p X` (`az`, `oc`, `cf login` too), `zip -P X`, `7z -pX`,
+ * `smbclient -U user%pass`, `mongosh -p X`, and passwords given as a word after a word. Each with the words its regex
+ * cannot match without, all of which a string must hold for the regex to run: one pass of a regex over a long output
+ * costs far more than a few `includes`, and a word such as `login` or `zip` is common in code.
+ */
+const TOOL_FLAGS: Array<{ needs: Array<readonly string[]>; regex: RegExp }> = [
+  { needs: [['redis-cli'], ['-a']], regex: /\bredis-cli\b[^\n|;&]*?[ \t]-a[ \t]+(["']?)([^\s'"]{3,256})\1/g },
+  { needs: [['login'], ['-p']], regex: /\b(?:docker|podman|nerdctl|helm|oras|buildah|skopeo|az|cf|oc)\b[^\n|;&]*?\blogin\b[^\n|;&]*?[ \t]-p[ \t]+(["']?)([^\s'"]{3,256})\1/g },
+  { needs: [['zip', '7z', 'rar'], ['-p', '-P']], regex: /\b(?:zip|unzip|7z|7za|rar|unrar)\b[^\n|;&]*?[ \t]-[pP][ \t]*(["']?)([^\s'"-][^\s'"]{2,255})\1/g },
+  { needs: [['openssl'], ['pass:']], regex: /\bopenssl\b[^\n|;&]*?[ \t]-(?:pass|passin|passout|k)[ \t]+(["']?)pass:([^\s'"]{3,256})\1/g },
+  { needs: [['smbclient'], ['%']], regex: /\bsmbclient\b[^\n|;&]*?[ \t](?:-U|--user)[ \t]*(["']?)[^\s%'"]+%([^\s'"]{3,256})\1/g },
+  { needs: [['psql', 'pg_'], ['password=']], regex: /\b(?:psql|pg_dump|pg_restore)\b[^\n|;&]*?\bpassword=([^\s'"]{3,256})()/g },
+  { needs: [['mongo'], ['-p']], regex: /\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]*?[ \t]-p[ \t]+(["']?)([^\s'"-][^\s'"]{2,255})\1/g },
   // Passwords given as a word after a word: `nmcli … password X`, `wpa_passphrase SSID X`, `htpasswd -b file user X`.
-  /\bnmcli\b[^\n|;&]*?[ \t](?:password|wifi-sec\.psk)[ \t]+(["']?)([^\s'"]{3,256})\1/g,
-  /\bwpa_passphrase[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\S+)[ \t]+(["']?)([^\s'"]{3,256})\1/g,
-  /\bhtpasswd\b[ \t]+-\w*b\w*(?:[ \t]+-\w+)*[ \t]+\S+[ \t]+\S+[ \t]+(["']?)([^\s'"]{3,256})\1/g,
+  { needs: [['nmcli']], regex: /\bnmcli\b[^\n|;&]*?[ \t](?:password|wifi-sec\.psk)[ \t]+(["']?)([^\s'"]{3,256})\1/g },
+  { needs: [['wpa_passphrase']], regex: /\bwpa_passphrase[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\S+)[ \t]+(["']?)([^\s'"]{3,256})\1/g },
+  { needs: [['htpasswd']], regex: /\bhtpasswd\b[ \t]+-\w*b\w*(?:[ \t]+-\w+)*[ \t]+\S+[ \t]+\S+[ \t]+(["']?)([^\s'"]{3,256})\1/g },
 ];
+
+/** The first word each of {@link TOOL_FLAGS} needs, in one regex. */
+const TOOL_WORDS = new RegExp([...new Set(TOOL_FLAGS.flatMap(({ needs }) => needs[0]))].map(escapeRegExp).join('|'));
+
+/** Whether `s` holds, for each list of words, one of them. */
+function holdsAll(s: string, needs: ReadonlyArray<readonly string[]>): boolean {
+  return needs.every((words) => words.some((w) => s.includes(w)));
+}
 
 /** Command lines that carry a password in a flag. */
 export function detectCommandLines(s: string, sink: Sink): void {
@@ -45,12 +59,13 @@ export function detectCommandLines(s: string, sink: Sink): void {
   }
   if (/mysql|mariadb/.test(s)) for (const m of s.matchAll(MYSQL_P)) if (passwordArg(m[2])) sink('password', m[2]);
   if (s.includes('sshpass')) for (const m of s.matchAll(SSHPASS)) if (passwordArg(m[2])) sink('password', m[2]);
-  if (/redis-cli|login|zip|7z|rar|openssl|smbclient|psql|pg_|mongo|nmcli|wpa_passphrase|htpasswd/.test(s)) {
-    for (const re of TOOL_FLAGS) {
-      for (const m of s.matchAll(re)) {
-        const v = re.source.includes('password=') ? m[1] : m[2];
-        if (passwordArg(v)) sink('password', v);
-      }
+  // One pass for the words of them all first: most strings hold none, and a regex's pass costs less than ten `includes`.
+  if (!TOOL_WORDS.test(s)) return;
+  for (const { needs, regex } of TOOL_FLAGS) {
+    if (!holdsAll(s, needs)) continue;
+    for (const m of s.matchAll(regex)) {
+      const v = regex.source.includes('password=') ? m[1] : m[2];
+      if (passwordArg(v)) sink('password', v);
     }
   }
 }

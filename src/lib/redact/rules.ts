@@ -331,10 +331,8 @@ export function detectValues(
       if (s[index - 1] === '<') namesBeforeAddress(s.slice(Math.max(0, index - 81), index - 1), onPerson);
     }
   }
-  if (MAC_HINT.test(s)) {
-    for (const m of s.matchAll(MAC_HOSTNAME)) sink('hostname', m[0]);
-    for (const m of s.matchAll(MAC_COMPUTER_NAME)) sink('hostname', m[0]);
-  }
+  if (MAC_HOSTNAME_HINT.test(s)) for (const m of s.matchAll(MAC_HOSTNAME)) sink('hostname', m[0]);
+  if (MAC_COMPUTER_NAME_HINT.test(s)) for (const m of s.matchAll(MAC_COMPUTER_NAME)) sink('hostname', m[0]);
   if (s.includes('name') || s.includes('NAME')) {
     for (const m of s.matchAll(GIT_AUTHOR_NAME)) {
       const name = m[2] ?? m[3];
@@ -396,7 +394,13 @@ const REVERSED_NAME_BEFORE_ADDRESS = /(?:^|[\s:,=(\[])(["'])(\p{Lu}[\p{L}'’.-]
  * `.local`), and as System Settings shows it, `Ada’s MacBook Pro`. The whole
  * name is the value: the owner's part alone may be a common word.
  */
-const MAC_HINT = /[Mm]ac|MB[PA]/;
+/**
+ * What each of the two needs besides its owner's part, looked for first: the
+ * regexes are long (a lookbehind and up to three words before the model), and
+ * `mac` alone is in every `machine` and `format`.
+ */
+const MAC_HOSTNAME_HINT = /s-(?:MacBook|iMac|Mac-|MB[PA]|macbook|imac|mac-)/;
+const MAC_COMPUTER_NAME_HINT = /s (?:MacBook|iMac|Mac )/;
 const MAC_HOSTNAME =
   /(?<![\w.-])(?:(?:[A-Z][a-z]+-){0,2}[A-Z][a-z]+s-(?:MacBook(?:-Pro|-Air)?|iMac(?:-Pro)?|Mac-mini|Mac-Pro|Mac-Studio|MBP|MBA)|(?:[a-z]+-){0,2}[a-z]+s-(?:macbook(?:-pro|-air)?|imac(?:-pro)?|mac-mini|mac-pro|mac-studio))(?:-\d{1,2})?(?![\w-])/g;
 const MAC_COMPUTER_NAME = /(?<![\w.-])\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+){0,2}[’']s (?:MacBook(?: Pro| Air)?|iMac(?: Pro)?|Mac mini|Mac Pro|Mac Studio)(?: \(\d{1,2}\))?/gu;

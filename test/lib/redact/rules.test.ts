@@ -372,6 +372,11 @@ describe('home paths and usernames', () => {
     expect((await redact(plain)).out).toBe(plain);
   });
 
+  it("blanks a Mac's name in lower case, as Bonjour and ssh write it", async () => {
+    const { out } = await redact('ping quorras-mac-mini.local; ssh zq@quorra-vantablacks-mac-studio-2.local');
+    expect(out).toBe('ping [REDACTED:hostname].local; ssh zq@[REDACTED:hostname#2].local');
+  });
+
   it('a /home/ inside a URL is no home folder, but a known username in it is still blanked', async () => {
     const { out } = await redact('see https://qux.io/home/zorbwick/x and https://qux.io/home/about', {}, { cwds: ['/home/zorbwick'] });
     expect(out).toBe('see https://qux.io/home/[REDACTED:username]/x and https://qux.io/home/about');
@@ -531,6 +536,35 @@ describe('a session of many secrets', () => {
     const report = await createRedactor().redactSession(values);
     expect(report.findings.find((f) => f.rule === 'slack-token')?.count).toBe(values.length);
     expect(values.every((v, i) => v === `token [REDACTED:slack-token${i ? `#${i + 1}` : ''}] end`)).toBe(true);
+  });
+});
+
+describe("a password in a tool's flag", () => {
+  // Each of these is found by its tool's own rule (src/lib/redact/formats.ts), which runs only where the words it needs are.
+  const cases: Array<[string, string]> = [
+    ['redis-cli -h cache.local -a Hq7zXp-2Lm PING', 'Hq7zXp-2Lm'],
+    ['podman login registry.qux.io -u ci -p Hq7zXp-2Lm', 'Hq7zXp-2Lm'],
+    ['7z a -pHq7zXp2Lm backup.7z notes/', 'Hq7zXp2Lm'],
+    ['unzip -P Qx8wVb3Nk archive.zip', 'Qx8wVb3Nk'],
+    ['unrar x -pQx8wVb3Nk archive.rar', 'Qx8wVb3Nk'],
+    ['openssl enc -d -aes-256-cbc -pass pass:Hq7zXp-2Lm -in a.enc', 'Hq7zXp-2Lm'],
+    ['smbclient //nas/share -U backup%Hq7zXp-2Lm', 'Hq7zXp-2Lm'],
+    ['pg_restore "host=db user=app password=Hq7zXp-2Lm dbname=shop" dump.sql', 'Hq7zXp-2Lm'],
+    ['mongosh mongodb://db/admin -u root -p Hq7zXp-2Lm', 'Hq7zXp-2Lm'],
+    ['nmcli dev wifi connect HomeNet password Hq7zXp-2Lm', 'Hq7zXp-2Lm'],
+    ['wpa_passphrase HomeNet Hq7zXp-2Lm', 'Hq7zXp-2Lm'],
+    ['htpasswd -b .htpasswd admin Hq7zXp-2Lm', 'Hq7zXp-2Lm'],
+  ];
+  for (const [text, secret] of cases) {
+    it(`${text.split(' ')[0]}: ${text}`, async () => {
+      const { out } = await redact(`ran: ${text}\nand it worked`);
+      expect(out).not.toContain(secret);
+      expect(out).toContain('[REDACTED:');
+    });
+  }
+  it('leaves the words alone where no password follows them', async () => {
+    const plain = 'login page; zip the logs with -p; mongo docs; redis-cli -a; smbclient -U guest; openssl version';
+    expect((await redact(plain)).out).toBe(plain);
   });
 });
 
