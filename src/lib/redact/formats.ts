@@ -282,18 +282,45 @@ export function decodeBase64Text(v: string): string | undefined {
   return buf.toString('utf8');
 }
 
-/** A run of base64 long enough to wrap a credential. */
-/** Starts only where a run starts: without the lookbehind the regex retried from every letter of every word. */
-const BASE64_RUN = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{16,}={0,2}/g;
+/** The base64 characters (`A-Za-z0-9+/`) by their code, 1 for one. */
+const BASE64_CODES = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') BASE64_CODES[c.charCodeAt(0)] = 1;
+const isBase64Code = (code: number): boolean => code < 128 && BASE64_CODES[code] === 1;
+/** The fewest base64 characters a run needs to be looked at: a credential wrapped is longer. */
+const BASE64_MIN_RUN = 16;
+const EQUALS = 0x3d;
+
+/**
+ * The next run of base64 in `s` that starts at or after `from` and is long
+ * enough to wrap a credential, with up to two `=` of padding after it: its
+ * start and end. What `/(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{16,}={0,2}/g`
+ * matches, found by one loop over the characters: the regex tried every
+ * position of every string, at about twice the cost (this runs on every
+ * string of a session).
+ */
+export function nextBase64Run(s: string, from: number): [number, number] | undefined {
+  const n = s.length;
+  let i = from;
+  while (i < n) {
+    if (!isBase64Code(s.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    // A run starts where the character before is not base64 (only `from` can be inside a run).
+    const inside = i > 0 && isBase64Code(s.charCodeAt(i - 1));
+    const start = i;
+    while (i < n && isBase64Code(s.charCodeAt(i))) i++;
+    if (inside || i - start < BASE64_MIN_RUN) continue;
+    let end = i;
+    while (end < n && end - i < 2 && s.charCodeAt(end) === EQUALS) end++;
+    return [start, end];
+  }
+  return undefined;
+}
+
 const BASE64_CHAR = /[A-Za-z0-9+/=_-]/;
 /** Cap on decoded runs per string: a megabyte of base64 is data, not a wrapper. */
 const MAX_RUNS = 2000;
-
-/** The next match of a global regex in `s` at or after `from`. */
-function execFrom(regex: RegExp, s: string, from: number): RegExpExecArray | null {
-  regex.lastIndex = from;
-  return regex.exec(s);
-}
 
 /**
  * Base64 wrappers: decodes each base64 run that decodes to text and scans the
@@ -304,15 +331,12 @@ function execFrom(regex: RegExp, s: string, from: number): RegExpExecArray | nul
 export function detectBase64(s: string, sink: Sink, scan: (text: string, sink: Sink) => void, depth = 0): void {
   if (depth > 1 || s.length < 16) return;
   let runs = 0;
-  // An exec loop rather than `matchAll`, which copies the regex on every call (this runs on every string of
-  // a session); the regex is shared, so each step starts from where the last match ended, past the recursion below.
-  let next = 0;
-  for (let m = execFrom(BASE64_RUN, s, 0); m !== null; m = execFrom(BASE64_RUN, s, next)) {
-    next = BASE64_RUN.lastIndex;
+  for (let at = nextBase64Run(s, 0); at !== undefined; at = nextBase64Run(s, at[1])) {
     if (++runs > MAX_RUNS) break;
-    const run = m[0];
+    const [index, end] = at;
+    const run = s.slice(index, end);
     // Not part of a longer token (`-` and `_` join base64url and identifiers); checked here, as a lookbehind at every position cost more.
-    if ((m.index > 0 && BASE64_CHAR.test(s[m.index - 1])) || BASE64_CHAR.test(s[m.index + run.length] ?? '')) continue;
+    if ((index > 0 && BASE64_CHAR.test(s[index - 1])) || BASE64_CHAR.test(s[end] ?? '')) continue;
     // Hex (hashes, ids) and plain words are base64 characters too, but never a wrapper worth decoding.
     if (/^[0-9a-f]+$/i.test(run) || /^[a-z]+$/.test(run) || /^[A-Z]+$/.test(run) || run.length % 4 === 1) continue;
     // Words in CamelCase and paths of words (`src/lib/redact`) are base64 characters too.
