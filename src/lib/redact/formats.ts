@@ -60,12 +60,13 @@ export function detectCommandLines(s: string, sink: Sink): void {
   if (/mysql|mariadb/.test(s)) for (const m of s.matchAll(MYSQL_P)) if (passwordArg(m[2])) sink('password', m[2]);
   if (s.includes('sshpass')) for (const m of s.matchAll(SSHPASS)) if (passwordArg(m[2])) sink('password', m[2]);
   // One pass for the words of them all first: most strings hold none, and a regex's pass costs less than ten `includes`.
-  if (!TOOL_WORDS.test(s)) return;
-  for (const { needs, regex } of TOOL_FLAGS) {
-    if (!holdsAll(s, needs)) continue;
-    for (const m of s.matchAll(regex)) {
-      const v = regex.source.includes('password=') ? m[1] : m[2];
-      if (passwordArg(v)) sink('password', v);
+  if (TOOL_WORDS.test(s)) {
+    for (const { needs, regex } of TOOL_FLAGS) {
+      if (!holdsAll(s, needs)) continue;
+      for (const m of s.matchAll(regex)) {
+        const v = regex.source.includes('password=') ? m[1] : m[2];
+        if (passwordArg(v)) sink('password', v);
+      }
     }
   }
 }

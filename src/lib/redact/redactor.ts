@@ -72,7 +72,7 @@ interface SessionState {
    * Where a secret value, login or name may start (see {@link mayNeedReplacing}): `false` when there is
    * none, `true` when there are too many to look for in one fast regex; found when first needed.
    */
-  personStart: RegExp | boolean | null;
+  learntStart: RegExp | boolean | null;
 }
 
 function newState(config: RedactorConfig): SessionState {
@@ -88,7 +88,7 @@ function newState(config: RedactorConfig): SessionState {
     cache: new Map(),
     regexes: new Map(),
     valueStart: null,
-    personStart: null,
+    learntStart: null,
   };
 }
 
@@ -336,7 +336,7 @@ function addUsername(state: SessionState, name: string): void {
 function invalidate(state: SessionState): void {
   state.regexes.clear();
   state.valueStart = null;
-  state.personStart = null;
+  state.learntStart = null;
   state.cache.clear();
 }
 
@@ -417,14 +417,14 @@ function replacedFragments(state: SessionState): { values: string[][]; users: st
  */
 function mayNeedReplacing(state: SessionState, s: string): boolean {
   if (s.includes('/home/') || s.includes('Users')) return true;
-  if (state.personStart === null) {
+  if (state.learntStart === null) {
     const { values, users, names } = replacedFragments(state);
     const all = [...values, ...users, ...names];
     const source = all.length ? valueStartSource(all) : '';
     // Past what V8 optimises (a config naming thousands of people), the look would cost more than it saves.
-    state.personStart = !source ? false : source.length > LONG_REGEX_SOURCE ? true : new RegExp(source);
+    state.learntStart = !source ? false : source.length > LONG_REGEX_SOURCE ? true : new RegExp(source);
   }
-  return typeof state.personStart === 'boolean' ? state.personStart : state.personStart.test(s);
+  return typeof state.learntStart === 'boolean' ? state.learntStart : state.learntStart.test(s);
 }
 
 /** Redacts one string (cached per session when long, as long strings repeat). */

@@ -394,6 +394,9 @@ const REVERSED_NAME_BEFORE_ADDRESS = /(?:^|[\s:,=(\[])(["'])(\p{Lu}[\p{L}'’.-]
  * `.local`), and as System Settings shows it, `Ada’s MacBook Pro`. The whole
  * name is the value: the owner's part alone may be a common word.
  */
+const MAC_HOSTNAME =
+  /(?<![\w.-])(?:(?:[A-Z][a-z]+-){0,2}[A-Z][a-z]+s-(?:MacBook(?:-Pro|-Air)?|iMac(?:-Pro)?|Mac-mini|Mac-Pro|Mac-Studio|MBP|MBA)|(?:[a-z]+-){0,2}[a-z]+s-(?:macbook(?:-pro|-air)?|imac(?:-pro)?|mac-mini|mac-pro|mac-studio))(?:-\d{1,2})?(?![\w-])/g;
+const MAC_COMPUTER_NAME = /(?<![\w.-])\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+){0,2}[’']s (?:MacBook(?: Pro| Air)?|iMac(?: Pro)?|Mac mini|Mac Pro|Mac Studio)(?: \(\d{1,2}\))?/gu;
 /**
  * What each of the two needs besides its owner's part, looked for first: the
  * regexes are long (a lookbehind and up to three words before the model), and
@@ -401,9 +404,6 @@ const REVERSED_NAME_BEFORE_ADDRESS = /(?:^|[\s:,=(\[])(["'])(\p{Lu}[\p{L}'’.-]
  */
 const MAC_HOSTNAME_HINT = /s-(?:MacBook|iMac|Mac-|MB[PA]|macbook|imac|mac-)/;
 const MAC_COMPUTER_NAME_HINT = /s (?:MacBook|iMac|Mac )/;
-const MAC_HOSTNAME =
-  /(?<![\w.-])(?:(?:[A-Z][a-z]+-){0,2}[A-Z][a-z]+s-(?:MacBook(?:-Pro|-Air)?|iMac(?:-Pro)?|Mac-mini|Mac-Pro|Mac-Studio|MBP|MBA)|(?:[a-z]+-){0,2}[a-z]+s-(?:macbook(?:-pro|-air)?|imac(?:-pro)?|mac-mini|mac-pro|mac-studio))(?:-\d{1,2})?(?![\w-])/g;
-const MAC_COMPUTER_NAME = /(?<![\w.-])\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+){0,2}[’']s (?:MacBook(?: Pro| Air)?|iMac(?: Pro)?|Mac mini|Mac Pro|Mac Studio)(?: \(\d{1,2}\))?/gu;
 
 /**
  * git's author set by command or environment, or listed: `git config
