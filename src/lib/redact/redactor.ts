@@ -73,6 +73,8 @@ interface SessionState {
    * none, `true` when there are too many to look for in one fast regex; found when first needed.
    */
   learntStart: RegExp | boolean | null;
+  /** What the replacement regex and its looks are built from ({@link replacedFragments}); found when first needed. */
+  fragments: ReplacedFragments | null;
 }
 
 function newState(config: RedactorConfig): SessionState {
@@ -89,6 +91,7 @@ function newState(config: RedactorConfig): SessionState {
     regexes: new Map(),
     valueStart: null,
     learntStart: null,
+    fragments: null,
   };
 }
 
@@ -337,6 +340,7 @@ function invalidate(state: SessionState): void {
   state.regexes.clear();
   state.valueStart = null;
   state.learntStart = null;
+  state.fragments = null;
   state.cache.clear();
 }
 
@@ -388,6 +392,12 @@ function buildRegex(state: SessionState, form: RegexForm): RegExp {
   return new RegExp(source, 'g');
 }
 
+interface ReplacedFragments {
+  values: string[][];
+  users: string[][];
+  names: string[][];
+}
+
 /**
  * What the replacement regex looks for beyond its fixed patterns, as regex
  * fragments (tries of them are built longest literal first: a config may name
@@ -397,13 +407,14 @@ function buildRegex(state: SessionState, form: RegexForm): RegExp {
  * the configured names in any case, and the names a session gave with an
  * address in theirs (`Will Smith`, not `will smith`).
  */
-function replacedFragments(state: SessionState): { values: string[][]; users: string[][]; names: string[][] } {
+function replacedFragments(state: SessionState): ReplacedFragments {
+  if (state.fragments) return state.fragments;
   const allowed = (s: string): boolean => isAllowed(state.config, s);
-  return {
+  return (state.fragments = {
     values: [...state.placeholders.keys()].map(exactFragments),
     users: [...state.usernames].filter(isDistinctiveUsername).filter((u) => !allowed(u)).map(caselessFragments),
     names: [...state.config.names.filter((n) => !allowed(n)).map(caselessFragments), ...[...state.names].filter((n) => !allowed(n)).map(exactFragments)],
-  };
+  });
 }
 
 /**
