@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { SessionpressOptions } from '../../src/schemas/config.js';
+import { REGISTER_TYPESCRIPT } from './cli.js';
 import { withIntegration, type SiteProject } from './site-project.js';
 
 /** What the build process is given: the inline config without its integration, and the integration's options. */
@@ -21,7 +22,6 @@ export interface ChildBuild {
   force: boolean;
 }
 
-const REGISTER = fileURLToPath(new URL('../../bin/register-typescript.mjs', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
 
 /**
@@ -31,7 +31,7 @@ const SELF = fileURLToPath(import.meta.url);
  */
 export function buildInChild(job: ChildBuild, cwd: string, env: Record<string, string>): Promise<number> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [...process.execArgv, '--import', REGISTER, SELF], { cwd, stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [...process.execArgv, '--import', REGISTER_TYPESCRIPT, SELF], { cwd, stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } });
     // A process that could not start says so through 'error' below.
     child.send(job, () => {});
     child.on('error', (err) => {

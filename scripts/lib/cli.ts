@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+
+/**
+ * The hooks that let Node load our TypeScript (bin/register-typescript.mjs).
+ * The processes our commands start to run Astro start with them: Astro then
+ * imports the config, and the integration with it, with Node's own import,
+ * instead of failing to and starting a Vite server to load it.
+ */
+export const REGISTER_TYPESCRIPT = fileURLToPath(new URL('../../bin/register-typescript.mjs', import.meta.url));
 
 /** Parsed flags and positionals of a command line, or the exit code to return at once. */
 export type CommandLine<T extends ParseArgsOptionsConfig> =
