@@ -115,9 +115,11 @@ export function sessionpress(options: SessionpressOptions = {}): AstroIntegratio
 /**
  * How many pages Astro renders at once. Rendering is one thread's work, but
  * each page is written to disk through Node's thread pool, and with 4 pages at
- * once the thread sat idle for a fifth of the pages step waiting on writes
- * (bench corpus, cold, alternating, four builds each: the step took 4.96–6.68 s
- * at 16 against 5.20–7.82 s at 4; 32 and 64 did no better than 16).
+ * once a CPU profile showed the thread idle, waiting on writes, for a fifth of
+ * the pages step. Bench corpus, alternating: cold builds, four each, the step
+ * took 4.96–6.68 s at 16 against 5.20–7.82 s at 4; every page rendered again
+ * with the loader's work kept, six each, 7.6 s against 9.4 s (medians). 32
+ * and 64 did no better than 16.
  */
 export const PAGE_CONCURRENCY = 16;
 
