@@ -15,8 +15,9 @@
 // On Node 22.12 to 22.14 (which Astro 7 supports) these hooks do not exist: tsx is registered instead.
 import module from 'node:module';
 import { readFileSync } from 'node:fs';
+import { NODE_STRIPS_TYPES } from './node-hooks.mjs';
 
-if (typeof module.registerHooks === 'function' && typeof module.stripTypeScriptTypes === 'function') {
+if (NODE_STRIPS_TYPES) {
   module.registerHooks({ resolve: resolveTypeScript, load: loadTypeScript });
 } else {
   const { register } = await import('tsx/esm/api');

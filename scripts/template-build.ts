@@ -7,8 +7,9 @@
  * always build.
  */
 import { spawn } from 'node:child_process';
-import module, { createRequire } from 'node:module';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { NODE_STRIPS_TYPES } from '../bin/node-hooks.mjs';
 import { REGISTER_TYPESCRIPT, shownPath } from './lib/cli.js';
 import { buildUnlessUnchanged } from './lib/last-build.js';
 
@@ -19,8 +20,8 @@ const stampDir = resolve(root, process.env.SESSIONPRESS_CACHE_DIR ?? join('node_
 const astro = join(dirname(createRequire(join(root, 'package.json')).resolve('astro/package.json')), 'bin', 'astro.mjs');
 // Our TypeScript hooks, as `sessionpress build` starts Astro with them: Astro then imports the config with Node's
 // own import (resolving it took 0.20–0.22 s against 0.42–0.51 s through Vite). Not on Node 22.12 to 22.14, where
-// the hooks are tsx's, which slow every import Astro makes (bin/register-typescript.mjs).
-const hooks = typeof module.registerHooks === 'function' ? ['--import', REGISTER_TYPESCRIPT] : [];
+// the hooks are tsx's, which slow every import Astro makes (bin/node-hooks.mjs).
+const hooks = NODE_STRIPS_TYPES ? ['--import', REGISTER_TYPESCRIPT] : [];
 
 const { code } = await buildUnlessUnchanged({
   stampDir,

@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { NODE_STRIPS_TYPES } from '../../bin/node-hooks.mjs';
 import { buildSite } from '../helpers/build.js';
 import { repoRoot } from '../helpers/shared.js';
 
@@ -20,7 +20,7 @@ afterAll(() => {
 
 describe('the template build', () => {
   // On Node 22.12 to 22.14 the template leaves the config to Vite (its hooks there would be tsx's, which slow every import).
-  it.skipIf(typeof module.registerHooks !== 'function')("loads astro.config.mjs and the integration with Node's own import, never through Vite's fallback", async () => {
+  it.skipIf(!NODE_STRIPS_TYPES)("loads astro.config.mjs and the integration with Node's own import, never through Vite's fallback", async () => {
     // Loaded first in every Node process of the build; in Astro's, it takes Astro's debug messages (which go
     // nowhere unless --verbose), among them the one Astro sends when Node's import of the config fails and a
     // Vite server loads it instead.
