@@ -14,6 +14,7 @@ import { sessionProject, type Checkout } from '../site/session-project.js';
 import { entryIdOf, projectSlugOf } from '../site/slug.js';
 import { decodeProjectFolder } from '../transcript/build-session.js';
 import { buildSession, type AgentFileInput, type AgentMeta, type BuildResult, type SessionInput } from '../transcript/build-session.js';
+import { shareRepeatedResultText } from '../transcript/shared-result-text.js';
 import type { Session } from '../transcript/types.js';
 import type { SessionProgress } from './progress.js';
 import { agentPathsOf, assignSiblingAgents } from './sibling-agents.js';
@@ -140,7 +141,8 @@ export async function readSession(source: SessionSource, options: OpenSessionOpt
     try {
       // The session file's reading is what takes long; its agents' files are read after it, as part of that step.
       const onRead = i === 0 && options.progress ? (n: number) => options.progress!({ stage: 'read', bytes: n, total: Math.max(n, source.size) }) : undefined;
-      const r = await readJsonl(path, name, options.root, onRead);
+      // A result's text repeated in its `toolUseResult` is held once (shared-result-text.ts).
+      const r = await readJsonl(path, name, options.root, { ...(onRead ? { onRead } : {}), onRecord: shareRepeatedResultText });
       bytes += r.bytes;
       diagnostics.push(...r.diagnostics);
       files.push({ path, rel: name, kind: i === 0 ? 'session' : 'agent', records: r.records.filter((rec) => keep(rec.value)), bytes: r.bytes });

@@ -22,6 +22,11 @@ export interface JsonlReadResult {
   bytes: number;
 }
 
+export interface ReadJsonlOptions {
+  onRead?: (bytes: number) => void;
+  onRecord?: (value: Record<string, unknown>) => void;
+}
+
 const CHUNK_SIZE = 1 << 20;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -44,9 +49,11 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
  * @param path absolute path to read
  * @param displayName the name used in diagnostics (usually relative to the source root)
  * @param root the source root: the file is read only when it really lies inside it and is no symbolic link
- * @param onRead told the bytes read so far after each chunk is parsed (progress on a huge file)
+ * @param options `onRead`: told the bytes read so far after each chunk is parsed (progress on a huge file);
+ *   `onRecord`: given each object as it is parsed, before the next line is (to trim it while it is the only one alive)
  */
-export async function readJsonl(path: string, displayName = path, root = dirname(path), onRead?: (bytes: number) => void): Promise<JsonlReadResult> {
+export async function readJsonl(path: string, displayName = path, root = dirname(path), options: ReadJsonlOptions = {}): Promise<JsonlReadResult> {
+  const { onRead, onRecord } = options;
   const records: JsonlRecord[] = [];
   const diagnostics: Diagnostic[] = [];
   let lineNo = 0;
@@ -145,6 +152,7 @@ export async function readJsonl(path: string, displayName = path, root = dirname
     if (SURROGATE_ESCAPE.test(text) && makeWellFormed(value as Record<string, unknown>)) {
       report(line, 'lone-surrogate', 'line holds a lone UTF-16 surrogate; it was replaced with U+FFFD');
     }
+    onRecord?.(value as Record<string, unknown>);
     records.push({ line, value: value as Record<string, unknown> });
     return true;
   }
