@@ -50,7 +50,7 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
  * @param displayName the name used in diagnostics (usually relative to the source root)
  * @param root the source root: the file is read only when it really lies inside it and is no symbolic link
  * @param options `onRead`: told the bytes read so far after each chunk is parsed (progress on a huge file);
- *   `onRecord`: given each object as it is parsed, before the next line is (to trim it while it is the only one alive)
+ *   `onRecord`: given each object as it is parsed, before the next line is (to change how it is held while nothing else holds it)
  */
 export async function readJsonl(path: string, displayName = path, root = dirname(path), options: ReadJsonlOptions = {}): Promise<JsonlReadResult> {
   const { onRead, onRecord } = options;

@@ -4,15 +4,15 @@
  * (Bash's `stdout`, a subagent's `content[].text`, an MCP tool's `result`).
  * `JSON.parse` makes each its own string, so a session holds that output
  * twice in memory until the end of its build: about a fifth of the generated
- * 630 MB bench session's live heap (901 MB read, 699 MB once shared), 2.5 %
- * of the bench corpus's text. Sharing one string changes no value: strings are
+ * 630 MB bench session's live heap (901 MB read, 699 MB once shared), and
+ * 2.5 % of the text of the real sessions in `../shared/corpus`. Sharing one string changes no value: strings are
  * immutable, and every reader sees the same text as before.
  */
 
 /** Below this length a repeated string costs less than looking for its twin. */
 export const SHARED_TEXT_MIN_CHARS = 64;
 
-/** How deep into `toolUseResult` repeated text is looked for (`content[].text` is two levels down). */
+/** Levels of objects and arrays looked into, `toolUseResult` the first: a subagent's `content[].text` lies in the third. */
 const MAX_DEPTH = 3;
 
 /**
