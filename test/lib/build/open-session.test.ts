@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assignSiblingAgents, openSession, readHead, readSession, sessionFileIncludes } from '../../../src/lib/build/open-session.js';
 import { discoverSources, type SourceLayout } from '../../../src/lib/discover.js';
+import { collectGarbage } from '../../../src/lib/build/heap-growth.js';
+import { readJsonl } from '../../../src/lib/jsonl/read-jsonl.js';
 import { generateCredentials } from '../../helpers/credentials.js';
 import { makeHostileTree, type HostileTree } from '../../helpers/hostile-tree.js';
 
@@ -118,6 +120,71 @@ describe('problems of bad lines, agent sidecars and team configs never quote a p
       expect(read.diagnostics.some((d) => d.reason.includes('starts with "{\\"type\\":\\"user\\",\\"text\\":'))).toBe(true);
       const opened = await openSession(source, { root, owners: await assignSiblingAgents(layout), redaction: {} });
       expect(leaks(JSON.stringify(opened.result.ok ? opened.result.session.diagnostics : opened.result.diagnostics))).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a tool result whose entry repeats its output in toolUseResult', () => {
+  /** A session of `results` Bash calls, each result's output written twice, as Claude Code writes it: the tool_result's text and `toolUseResult.stdout`. */
+  function sessionRepeating(root: string, output: (i: number) => string, results: number): string {
+    const sessionId = randomUUID();
+    const folder = join(root, '-work-app');
+    mkdirSync(folder, { recursive: true });
+    const lines: string[] = [];
+    let parent: string | null = null;
+    for (let i = 0; i < results; i++) {
+      const id = `toolu_${i}`;
+      const call = randomUUID();
+      const result = randomUUID();
+      lines.push(JSON.stringify({ type: 'assistant', uuid: call, parentUuid: parent, sessionId, timestamp: '2026-10-05T09:00:00Z', cwd: '/work/app', message: { id: `msg_${i}`, role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command: `make ${i}` } }] } }));
+      const text = output(i);
+      lines.push(JSON.stringify({ type: 'user', uuid: result, parentUuid: call, sessionId, timestamp: '2026-10-05T09:00:01Z', cwd: '/work/app', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: text }] }, toolUseResult: { stdout: text, stderr: '', interrupted: false } }));
+      parent = result;
+    }
+    writeFileSync(join(folder, `${sessionId}.jsonl`), `${lines.join('\n')}\n`);
+    return sessionId;
+  }
+
+  it('redacts a secret in the output in both places', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'sp-repeated-secret-'));
+    const credentials = generateCredentials();
+    const secrets = credentials.flatMap((c) => c.secrets);
+    try {
+      const sessionId = sessionRepeating(root, (i) => `build ${i} output\n${credentials.map((c) => c.snippet).join('\n')}\n${'done\n'.repeat(20)}`, 3);
+      const layout = await discoverSources(root);
+      const source = layout.sessions.find((s) => s.sessionId === sessionId)!;
+      const read = await readSession(source, { root, owners: new Map(), redaction: {} });
+      const results = read.files[0].records.map((r) => r.value).filter((v) => v.toolUseResult);
+      expect(results).toHaveLength(3);
+      for (const v of results) {
+        const stdout = (v.toolUseResult as { stdout: string }).stdout;
+        const content = ((v.message as { content: Array<{ content: string }> }).content)[0].content;
+        expect(stdout).toBe(content);
+        expect(stdout).toContain('[REDACTED');
+        for (const s of secrets) expect(JSON.stringify(v), s).not.toContain(s);
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('holds it once: 40 results of 1 MB keep more than 30 MB less alive than the file parsed as it is', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'sp-repeated-output-'));
+    try {
+      const sessionId = sessionRepeating(root, (i) => `${i} ${'a line of output that repeats\n'.repeat(35_000)}`, 40);
+      const layout = await discoverSources(root);
+      const source = layout.sessions.find((s) => s.sessionId === sessionId)!;
+      const alive = async (read: () => Promise<unknown>) => {
+        const held = await read();
+        const used = collectGarbage().after;
+        expect(held).toBeTruthy();
+        return used;
+      };
+      const plain = await alive(() => readJsonl(source.path, 'x.jsonl', root));
+      const opened = await alive(() => readSession(source, { root, owners: new Map(), redaction: false }));
+      expect(plain - opened).toBeGreaterThan(30e6);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
