@@ -5,8 +5,9 @@
  * `JSON.parse` makes each its own string, so a session holds that output
  * twice in memory until the end of its build: about a fifth of the generated
  * 630 MB bench session's live heap (901 MB read, 699 MB once shared), and
- * 2.5 % of the text of the real sessions in `../shared/corpus`. Sharing one string changes no value: strings are
- * immutable, and every reader sees the same text as before.
+ * 2.5 % of the text of the real sessions in `../shared/corpus`. Sharing one
+ * string changes no value: strings are immutable, and every reader sees the
+ * same text as before.
  */
 
 /** Below this length a repeated string costs less than looking for its twin. */
@@ -25,18 +26,9 @@ const MAX_DEPTH = 3;
  */
 export function shareRepeatedResultText(record: Record<string, unknown>): number {
   const result = record.toolUseResult;
-  if (result === null || typeof result !== 'object') return typeof result === 'string' ? shareTopLevel(record, result) : 0;
+  if (result === null || (typeof result !== 'object' && typeof result !== 'string')) return 0;
   const texts = resultTexts(record);
-  return texts.size ? shareIn(result as Record<string, unknown> | unknown[], texts, 1) : 0;
-}
-
-/** A `toolUseResult` that is the text itself (an error's message). */
-function shareTopLevel(record: Record<string, unknown>, text: string): number {
-  if (text.length < SHARED_TEXT_MIN_CHARS) return 0;
-  const twin = resultTexts(record).get(text.length)?.find((t) => t === text);
-  if (twin === undefined) return 0;
-  record.toolUseResult = twin;
-  return text.length;
+  return texts.size ? shareAt(record, 'toolUseResult', texts, 1) : 0;
 }
 
 /** The record's `tool_result` texts (a string `content`, or the `text` of its text parts), by length. */
@@ -60,21 +52,23 @@ function resultTexts(record: Record<string, unknown>): Map<number, string[]> {
   return byLength;
 }
 
-function shareIn(node: Record<string, unknown> | unknown[], texts: Map<number, string[]>, depth: number): number {
+/**
+ * Shares the value at `node[key]` (`depth` levels into `toolUseResult`, itself
+ * the first) when it is a repeated text, or the strings inside it when it is an
+ * object or array no deeper than `MAX_DEPTH`.
+ */
+function shareAt(node: Record<string, unknown>, key: string, texts: Map<number, string[]>, depth: number): number {
+  const value = node[key];
+  if (typeof value === 'string') {
+    if (value.length < SHARED_TEXT_MIN_CHARS) return 0;
+    const twin = texts.get(value.length)?.find((t) => t === value);
+    if (twin === undefined) return 0;
+    node[key] = twin;
+    return value.length;
+  }
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return 0;
   let shared = 0;
-  const visit = (value: unknown, set: (s: string) => void) => {
-    if (typeof value === 'string') {
-      if (value.length < SHARED_TEXT_MIN_CHARS) return;
-      const twin = texts.get(value.length)?.find((t) => t === value);
-      if (twin !== undefined) {
-        set(twin);
-        shared += value.length;
-      }
-    } else if (value !== null && typeof value === 'object' && depth < MAX_DEPTH) {
-      shared += shareIn(value as Record<string, unknown> | unknown[], texts, depth + 1);
-    }
-  };
-  if (Array.isArray(node)) node.forEach((v, i) => visit(v, (s) => (node[i] = s)));
-  else for (const key of Object.keys(node)) visit(node[key], (s) => (node[key] = s));
+  // An array's indices are its keys too.
+  for (const k of Object.keys(value)) shared += shareAt(value as Record<string, unknown>, k, texts, depth + 1);
   return shared;
 }
