@@ -374,13 +374,14 @@ const WITH_VALUES = 2;
 /**
  * One regex for the whole replacement pass. Groups: 1 an existing
  * placeholder (kept), 2 a known secret value, 3/4 the name in a Unix/Windows
- * home path, 5 a username, 6 a configured name. Word boundaries before a
+ * home path, 5 a username, 6 a configured name, 7 a login that is an ordinary
+ * word, in an encoded project folder name. Word boundaries before a
  * match are checked in code (see {@link UNIX_HOME_SOURCE}). Without
  * `WITH_VALUES` group 2 never matches, so a string no value can be in is
  * matched exactly as by the whole regex.
  */
 function buildRegex(state: SessionState, form: RegexForm): RegExp {
-  const { values, users, names } = replacedFragments(state);
+  const { values, users, names, folderUsers } = replacedFragments(state);
   const source = [
     `(${PLACEHOLDER_SOURCE})`,
     `(${form & WITH_VALUES ? trieSource(values) : '(?!)'})`,
@@ -388,6 +389,8 @@ function buildRegex(state: SessionState, form: RegexForm): RegExp {
     form & WITH_WINDOWS ? WINDOWS_HOME_SOURCE : '((?!))',
     `(${trieSource(users)})(?![A-Za-z0-9])`,
     `(${trieSource(names)})(?![A-Za-z0-9])`,
+    // Without such a login, no lookbehind to try at every position.
+    folderUsers.length ? `(?<=${FOLDER_HOME_BEFORE})(${trieSource(folderUsers)})(?![A-Za-z0-9])` : '((?!))',
   ].join('|');
   return new RegExp(source, 'g');
 }
@@ -396,7 +399,20 @@ interface ReplacedFragments {
   values: string[][];
   users: string[][];
   names: string[][];
+  /** Logins blanked only in an encoded project folder (`-Users-chip-app`): those `users` leaves out as ordinary words. */
+  folderUsers: string[][];
 }
+
+/**
+ * What comes before the login in an encoded project folder name (`-home-`,
+ * `-Users-`, `C--Users-`), at the start of a name: Claude Code's folder for
+ * `/Users/chip/app` is `-Users-chip-app`, a path form of the login however
+ * ordinary a word it is, and it names every session file of the project.
+ */
+const FOLDER_HOME_BEFORE = String.raw`(?<![A-Za-z0-9])(?:[A-Za-z]-)?-(?:home|Users)-`;
+
+/** A login as its folder name can hold it: letters, digits and dashes (Claude Code's encoding makes every other character a dash). */
+const FOLDER_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
 
 /**
  * What the replacement regex looks for beyond its fixed patterns, as regex
@@ -413,6 +429,7 @@ function replacedFragments(state: SessionState): ReplacedFragments {
   return (state.fragments = {
     values: [...state.placeholders.keys()].map(exactFragments),
     users: [...state.usernames].filter(isDistinctiveUsername).filter((u) => !allowed(u)).map(caselessFragments),
+    folderUsers: [...state.usernames].filter((u) => !isDistinctiveUsername(u) && !NON_PERSONAL_HOMES.has(u) && FOLDER_SEGMENT.test(u) && !allowed(u)).map(caselessFragments),
     names: [...state.config.names.filter((n) => !allowed(n)).map(caselessFragments), ...[...state.names].filter((n) => !allowed(n)).map(exactFragments)],
   });
 }
@@ -420,14 +437,15 @@ function replacedFragments(state: SessionState): ReplacedFragments {
 /**
  * Whether the replacement regex can change `s` at all: each of its groups
  * that replaces something needs a text of its own in the string (a home path
- * its `/home/` or `Users`; a value, login or name its first characters). An
+ * its `/home/` or `Users`, an encoded project folder its `-home-` or `Users`; a
+ * value, login or name its first characters). An
  * existing placeholder is kept as it is, so a string with nothing else is
  * returned unchanged either way. Most strings of a session have none of them,
  * and these looks cost far less than a pass of the whole regex, whose every
  * alternative is tried at every `/`, bracket and first letter of a login.
  */
 function mayNeedReplacing(state: SessionState, s: string): boolean {
-  if (s.includes('/home/') || s.includes('Users')) return true;
+  if (s.includes('/home/') || s.includes('Users') || s.includes('-home-')) return true;
   if (state.learntStart === null) {
     const { values, users, names } = replacedFragments(state);
     const all = [...values, ...users, ...names];
@@ -539,7 +557,7 @@ function replacementFor(state: SessionState, s: string, m: RegExpExecArray): { r
     return { replacement: '~', rule: HOME_PATH_RULE };
   }
   if (wordBefore(s, m.index, ALNUM)) return 'keep'; // part of a longer word
-  const rule = m[5] !== undefined ? USERNAME_RULE : NAME_RULE;
+  const rule = m[5] !== undefined || m[7] !== undefined ? USERNAME_RULE : NAME_RULE;
   return { replacement: `[REDACTED:${rule}]`, rule };
 }
 

@@ -8,7 +8,7 @@ import {
   type RedactionOptions,
 } from '../../../src/lib/redact/index.js';
 import { findEmails } from '../../../src/lib/redact/rules.js';
-import { homeNameOf, usernameForms } from '../../../src/lib/redact/usernames.js';
+import { COMMON_USERNAMES, homeNameOf, NON_PERSONAL_HOMES, usernameForms } from '../../../src/lib/redact/usernames.js';
 import { decodeProjectFolder } from '../../../src/lib/transcript/build-session.js';
 import { SECRETLINT_RULE_IDS } from '../../../src/lib/redact/secretlint.js';
 import { jpegSegment, jpegWith, png3x2, pngChunk, tiff } from '../../helpers/images.js';
@@ -385,6 +385,20 @@ describe('home paths and usernames', () => {
   it('keeps a username that is a common word, outside its path forms', async () => {
     const { out } = await redact('the user and admin at /home/user/app and /home/admin', {}, { cwds: ['/home/user/app'] });
     expect(out).toBe('the user and admin at ~/app and ~');
+  });
+
+  it('blanks a login that is an ordinary word in its encoded project folder, wherever a file name or path holds it, and leaves the word in prose', async () => {
+    // Any login the bare-word rule leaves alone: picked at random, and one too short to be blanked bare.
+    const common = [...COMMON_USERNAMES].filter((u) => /^[a-z0-9-]+$/.test(u) && !NON_PERSONAL_HOMES.has(u));
+    const short = Array.from({ length: 2 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
+    for (const login of [common[Math.floor(Math.random() * common.length)], short]) {
+      const folder = `-Users-${login}-dev-app`;
+      const text = `${folder}/s1.jsonl:137; ~/.claude/projects/-home-${login}-x/a.jsonl; C--Users-${login}-src; /Users/${login}/dev; the ${login} in prose; my-home-${login}-x`;
+      const { out } = await redact(text, {}, { projectFolders: [folder] });
+      expect(out, login).toBe(`-Users-[REDACTED:username]-dev-app/s1.jsonl:137; ~/.claude/projects/-home-[REDACTED:username]-x/a.jsonl; C--Users-[REDACTED:username]-src; ~/dev; the ${login} in prose; my-home-${login}-x`);
+    }
+    // A folder that is no person's home stays as it is.
+    expect((await redact('-Users-Shared-app/s.jsonl', {}, { projectFolders: ['-Users-Shared-app'] })).out).toBe('-Users-Shared-app/s.jsonl');
   });
 
   it('does not blank a username inside a longer word', async () => {
