@@ -209,15 +209,29 @@ function mayHold(learnt: readonly string[]): (s: string) => boolean {
   return (s) => regex.test(s);
 }
 
-/** Every distinct string long enough to hold a secret, so that each is scanned once however often it repeats. */
+/**
+ * Every distinct string long enough to hold a secret, so that each is scanned
+ * once however often it repeats. A file as Read's result numbers it comes with
+ * its lines unnumbered after it: a number before each line hides what a rule
+ * finds by its lines (a `.pgpass` line, a YAML value under its name), and the
+ * values found there are replaced in the numbered text as anywhere.
+ */
 function distinctStrings(values: unknown[]): string[] {
   const unique = new Set<string>();
   walk(values, (s) => {
-    if (s.length >= MIN_DETECT_LENGTH) unique.add(s);
+    if (s.length < MIN_DETECT_LENGTH) return s;
+    unique.add(s);
+    const file = NUMBERED_START.test(s) ? s.replace(NUMBERED_LINE, '') : s;
+    if (file !== s && file.length >= MIN_DETECT_LENGTH) unique.add(file);
     return s;
   });
   return [...unique];
 }
+
+/** The start of a file's text as Claude Code's Read numbers it: its first line's number, right-aligned, and `→` (a tab before 2.0). */
+const NUMBERED_START = /^ *\d+(?:→|\t)/;
+/** Each line's number, as {@link NUMBERED_START}. */
+const NUMBERED_LINE = /^ *\d+(?:→|\t)/gm;
 
 /**
  * Batches a redaction needs before it shares them with a `detector`: on fewer

@@ -11,6 +11,7 @@ import { findEmails } from '../../../src/lib/redact/rules.js';
 import { COMMON_USERNAMES, homeNameOf, NON_PERSONAL_HOMES, usernameForms } from '../../../src/lib/redact/usernames.js';
 import { decodeProjectFolder } from '../../../src/lib/transcript/build-session.js';
 import { SECRETLINT_RULE_IDS } from '../../../src/lib/redact/secretlint.js';
+import { generateCredentials } from '../../helpers/credentials.js';
 import { jpegSegment, jpegWith, png3x2, pngChunk, tiff } from '../../helpers/images.js';
 
 /** Redacts one string as a one-entry session. */
@@ -621,6 +622,15 @@ describe('the whole class of credentials (issue 25)', () => {
       expect(report.total, kind).toBeGreaterThan(0);
     });
   }
+
+  it("every generated credential on a line of a file as Read's result numbers it (`     2→`, or a tab before 2.0), with no other copy of the file", async () => {
+    for (const separator of ['→', '\t']) {
+      for (const c of generateCredentials()) {
+        const { out } = await redact(`     1${separator}# settings\n     2${separator}${c.snippet.replace(/\n/g, `\n     3${separator}`)}\n     4${separator}# end\n`);
+        for (const secret of c.secrets) expect(out, `${c.format} after ${JSON.stringify(separator)}`).not.toContain(secret);
+      }
+    }
+  });
 
   it('near misses stay: a placeholder a GitHub export broke up, a grammar that reads like curl -u, a date before colons', async () => {
     const keep = [
