@@ -14,7 +14,7 @@ import { sessionProject, type Checkout } from '../site/session-project.js';
 import { entryIdOf, projectSlugOf } from '../site/slug.js';
 import { decodeProjectFolder } from '../transcript/build-session.js';
 import { buildSession, type AgentFileInput, type AgentMeta, type BuildResult, type SessionInput } from '../transcript/build-session.js';
-import { shareRepeatedResultText } from '../transcript/shared-result-text.js';
+import { deriveNumberedReadText, shareRepeatedResultText } from '../transcript/shared-result-text.js';
 import type { Session } from '../transcript/types.js';
 import type { SessionProgress } from './progress.js';
 import { agentPathsOf, assignSiblingAgents } from './sibling-agents.js';
@@ -141,8 +141,7 @@ export async function readSession(source: SessionSource, options: OpenSessionOpt
     try {
       // The session file's reading is what takes long; its agents' files are read after it, as part of that step.
       const onRead = i === 0 && options.progress ? (n: number) => options.progress!({ stage: 'read', bytes: n, total: Math.max(n, source.size) }) : undefined;
-      // A result's text repeated in its `toolUseResult` is held once (shared-result-text.ts).
-      const r = await readJsonl(path, name, options.root, { ...(onRead ? { onRead } : {}), onRecord: shareRepeatedResultText });
+      const r = await readJsonl(path, name, options.root, { ...(onRead ? { onRead } : {}), onRecord: holdResultTextOnce });
       bytes += r.bytes;
       diagnostics.push(...r.diagnostics);
       files.push({ path, rel: name, kind: i === 0 ? 'session' : 'agent', records: r.records.filter((rec) => keep(rec.value)), bytes: r.bytes });
@@ -434,4 +433,10 @@ export async function openSessionById(sourceDir: string, prefix: string, redacti
   const opened = await openSession(source, { root: sourceDir, owners, redaction });
   if (!opened.result.ok) throw new SessionLookupError(`${source.relPath} has no page (${opened.result.reason === 'empty' ? 'empty file' : 'metadata only, no conversation'})`, 'no-page', 1);
   return opened as OpenedSession & { result: Extract<BuildResult, { ok: true }> };
+}
+
+/** A result's text repeated in its `toolUseResult` is held once, and a Read's numbered text not at all (shared-result-text.ts). */
+function holdResultTextOnce(record: Record<string, unknown>): void {
+  shareRepeatedResultText(record);
+  deriveNumberedReadText(record);
 }

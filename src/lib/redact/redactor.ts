@@ -1,3 +1,4 @@
+import { derivedTextOf, type DerivedText } from '../derived-text.js';
 import {
   compilePatterns,
   detectValues,
@@ -137,7 +138,7 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
       // Pass 1: find every secret value, so that pass 2 can replace them all in one go. A string the
       // last redaction of this session found clean is not looked at again (a grown session's old lines).
       const strings = distinctStrings(values);
-      const found = await detectSecrets(state, clean ? strings.filter((s) => !clean.carry(s)) : strings, options.extraPatterns ?? [], progress, detector);
+      const found = await detectSecrets(state, clean ? strings.filter((s) => !clean.carry(textOf(s))) : strings, options.extraPatterns ?? [], progress, detector);
       // Secrets, names and logins printed bare by commands that print nothing else (`gh auth token`, `git config user.name`, `whoami`): known by the command, not by their look.
       const printed = printedValues(values);
       for (const v of printed.secret) register(state, COMMAND_OUTPUT_RULE, v);
@@ -151,15 +152,16 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
       // A string clean last time had nothing replaced in it then: it can only change now if something learnt since appears in it.
       const learnt = clean?.learntSince(replacedValues(state));
       let changedSince: ((s: string) => boolean) | undefined;
-      walk(values, (s) => {
+      // A derived text is not cached: the cache would hold it.
+      walk(values, (s, derived) => {
         if (clean && s.length >= MIN_DETECT_LENGTH && clean.carried(s)) {
           changedSince ??= learnt === undefined ? () => true : mayHold(learnt);
           if (!changedSince(s)) return s;
-          const out = redactString(state, s);
+          const out = redactString(state, s, !derived);
           if (out !== s) clean.lose(s);
           return out;
         }
-        const out = redactString(state, s);
+        const out = redactString(state, s, !derived);
         if (clean && s.length >= MIN_DETECT_LENGTH && !decided.has(s)) {
           decided.add(s);
           if (out === s && !found.has(s)) clean.add(s);
@@ -211,27 +213,49 @@ function mayHold(learnt: readonly string[]): (s: string) => boolean {
 
 /**
  * Every distinct string long enough to hold a secret, so that each is scanned
- * once however often it repeats. A file as Read's result numbers it comes with
- * its lines unnumbered after it: a number before each line hides what a rule
- * finds by its lines (a `.pgpass` line, a YAML value under its name), and the
- * values found there are replaced in the numbered text as anywhere.
+ * once however often it repeats, in the order they come; a derived text
+ * unmade, in its place. A file as Read's result numbers it comes with its
+ * lines unnumbered after it: a number before each line hides what a rule
+ * finds by its lines (a `.pgpass` line, a YAML value under its name), and
+ * the values found there are replaced in the numbered text as anywhere. A
+ * Read's numbered text made from the file's (shared-result-text.ts) needs
+ * none: the file's text is in the same record.
  */
-function distinctStrings(values: unknown[]): string[] {
+function distinctStrings(values: unknown[]): Scanned[] {
   const unique = new Set<string>();
-  walk(values, (s) => {
-    if (s.length < MIN_DETECT_LENGTH) return s;
-    unique.add(s);
-    const file = NUMBERED_START.test(s) ? s.replace(NUMBERED_LINE, '') : s;
-    if (file !== s && file.length >= MIN_DETECT_LENGTH) unique.add(file);
-    return s;
-  });
-  return [...unique];
+  const scanned: Scanned[] = [];
+  walk(
+    values,
+    (s) => {
+      if (s.length < MIN_DETECT_LENGTH || unique.has(s)) return s;
+      unique.add(s);
+      scanned.push(s);
+      const file = NUMBERED_START.test(s) ? s.replace(NUMBERED_LINE, '') : s;
+      if (file !== s && file.length >= MIN_DETECT_LENGTH && !unique.has(file)) {
+        unique.add(file);
+        scanned.push(file);
+      }
+      return s;
+    },
+    // Made when its turn comes, not held with the others (a Read's numbered text, which a file read twice repeats).
+    (text) => {
+      if (text.length >= MIN_DETECT_LENGTH) scanned.push(text);
+    },
+  );
+  return scanned;
 }
 
 /** The start of a file's text as Claude Code's Read numbers it: its first line's number, right-aligned, and `→` (a tab before 2.0). */
 const NUMBERED_START = /^ *\d+(?:→|\t)/;
 /** Each line's number, as {@link NUMBERED_START}. */
 const NUMBERED_LINE = /^ *\d+(?:→|\t)/gm;
+
+/** A string to look at for secrets: held, or made when looked at (src/lib/derived-text.ts). */
+type Scanned = string | DerivedText;
+
+function textOf(s: Scanned): string {
+  return typeof s === 'string' ? s : s.read();
+}
 
 /**
  * Batches a redaction needs before it shares them with a `detector`: on fewer
@@ -254,14 +278,14 @@ const SHARED_MIN_BATCHES = 4;
  */
 async function detectSecrets(
   state: SessionState,
-  strings: string[],
+  strings: Scanned[],
   extraPatterns: readonly ExtraPattern[],
   progress?: (p: RedactionProgress) => void,
   detector?: BatchDetector,
 ): Promise<Set<string>> {
   const batches = secretlintChunks(strings);
   const results: BatchFindings[] = new Array(batches.length);
-  const length = (batch: string[]) => batch.reduce((n, s) => n + s.length, 0);
+  const length = (batch: Scanned[]) => batch.reduce((n, s) => n + s.length, 0);
   const total = 2 * length(strings);
   let done = 0;
   progress?.({ step: 'detect', done, total });
@@ -272,15 +296,15 @@ async function detectSecrets(
     progress?.({ step: 'detect', done, total });
   };
   const here = async () => {
-    for (let i = next++; i < batches.length; i = next++) finish(i, await detectBatch(batches[i], state.config.extra));
+    for (let i = next++; i < batches.length; i = next++) finish(i, await detectBatch(batches[i].map(textOf), state.config.extra));
   };
   const there = async (detect: BatchDetector) => {
     for (let i = next++; i < batches.length; i = next++) {
       try {
-        finish(i, await detect(batches[i], extraPatterns));
+        finish(i, await detect(batches[i].map(textOf), extraPatterns));
       } catch {
         // The other thread died: this batch, and those left, are looked at here.
-        finish(i, await detectBatch(batches[i], state.config.extra));
+        finish(i, await detectBatch(batches[i].map(textOf), state.config.extra));
         return;
       }
     }
@@ -290,11 +314,11 @@ async function detectSecrets(
   for (const [i, { secretlint }] of results.entries()) {
     for (const hit of secretlint) {
       register(state, hit.rule, hit.value);
-      found.add(batches[i][hit.source]);
+      found.add(textOf(batches[i][hit.source]));
     }
   }
   for (const [i, { ours, oursIn }] of results.entries()) {
-    for (const at of oursIn) found.add(batches[i][at]);
+    for (const at of oursIn) found.add(textOf(batches[i][at]));
     for (const f of ours) learn(state, f);
   }
   return found;
@@ -470,10 +494,10 @@ function mayNeedReplacing(state: SessionState, s: string): boolean {
   return typeof state.learntStart === 'boolean' ? state.learntStart : state.learntStart.test(s);
 }
 
-/** Redacts one string (cached per session when long, as long strings repeat). */
-function redactString(state: SessionState, input: string): string {
+/** Redacts one string (cached per session when long, as long strings repeat, unless told not to). */
+function redactString(state: SessionState, input: string, cache = true): string {
   if (input.length === 0) return input;
-  const cacheable = input.length >= CACHE_MIN_LENGTH;
+  const cacheable = cache && input.length >= CACHE_MIN_LENGTH;
   if (cacheable) {
     const hit = state.cache.get(input);
     if (hit !== undefined) return hit;
@@ -611,9 +635,12 @@ function renamedKey(key: string, fn: (s: string) => string): string {
 /**
  * Replaces every string of a JSON tree in place, object keys too (see
  * {@link renamedKey}). Base64 payloads of images and documents are skipped:
- * they are binary, large, and never shown as text.
+ * they are binary, large, and never shown as text. A string is written back
+ * only when `fn` changed it. A derived text (src/lib/derived-text.ts) is made
+ * for `fn`, which is told so (`derived`), or with `onDerived` handed to it
+ * unmade instead.
  */
-export function walk(root: unknown, fn: (s: string) => string): void {
+export function walk(root: unknown, fn: (s: string, derived?: boolean) => string, onDerived?: (text: DerivedText) => void): void {
   // Keys repeat in every entry (`type`, `content`): one that stays as it is is looked at once per walk (one that changes is each time, so that every occurrence is counted).
   const unchanged = new Set<string>();
   const visit = (node: unknown): unknown => {
@@ -622,18 +649,29 @@ export function walk(root: unknown, fn: (s: string) => string): void {
     if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) {
         const v = node[i];
-        node[i] = typeof v === 'string' ? fn(v) : visit(v);
+        if (typeof v !== 'string') visit(v);
+        else {
+          const out = fn(v);
+          if (out !== v) node[i] = out;
+        }
       }
       return node;
     }
     const obj = node as Record<string, unknown>;
     const binary = obj.type === 'base64';
+    const derived = derivedTextOf(obj);
     let renames: Map<string, string> | null = null;
     for (const key of Object.keys(obj)) {
       if ((binary && key === 'data') || key === 'base64') continue;
-      const v = obj[key];
-      if (typeof v === 'string') obj[key] = fn(v);
-      else if (v !== null && typeof v === 'object') visit(v);
+      if (derived?.key === key && onDerived) onDerived(derived.text);
+      else {
+        const v = obj[key];
+        if (typeof v === 'string') {
+          // Written only when it changes: a derived text stays derived.
+          const out = fn(v, derived?.key === key);
+          if (out !== v) obj[key] = out;
+        } else if (v !== null && typeof v === 'object') visit(v);
+      }
       if (unchanged.has(key)) continue;
       const renamed = renamedKey(key, fn);
       if (renamed === key) unchanged.add(key);

@@ -90,9 +90,9 @@ const profilerOff: Promise<void> = import('@secretlint/profiler').then(
  * What a chunk's call finds depends on the chunk alone, so chunks can be looked
  * at in any order, on any thread, and give what one pass over them all gives.
  */
-export function secretlintChunks(strings: readonly string[]): string[][] {
-  const chunks: string[][] = [];
-  let chunk: string[] = [];
+export function secretlintChunks<T extends { readonly length: number }>(strings: readonly T[]): T[][] {
+  const chunks: T[][] = [];
+  let chunk: T[] = [];
   let size = 0;
   for (const s of strings) {
     if (chunk.length && size + s.length > SECRETLINT_CHUNK) {

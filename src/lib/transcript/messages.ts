@@ -2,6 +2,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { attachmentDisposition, isHookAttachment } from './attachments.js';
 import { classifyAssistant, classifyUser, contentBlocks, messageOf, queuedKind, tagContent, textOf } from './entries.js';
 import { previewText, resolveKeptText, resolvePersistedOutput, type PersistedOutputs } from './persisted-output.js';
+import { copyDerivedText } from '../derived-text.js';
 import type {
   AssistantMessage,
   AttachmentMessage,
@@ -408,12 +409,14 @@ function toolResult(c: Collected, entry: Entry, block: ToolResultBlock, resultsI
   const result: ToolResult = {
     uuid: entryUuid(entry),
     timestamp: entry.timestamp,
-    content: block.content ?? '',
+    content: '',
     isError: block.is_error === true,
     // One entry holds one result in every version seen; with several, the structured
     // result cannot be told apart, so only a lone result gets it.
     toolUseResult: resultsInEntry === 1 ? entry.raw.toolUseResult : undefined,
   };
+  // A Read's numbered text is derived from the file's each time it is read: it stays so (shared-result-text.ts).
+  if (block.content != null) copyDerivedText(block, 'content', result, 'content');
   const persisted = c.options.persisted;
   const kept = persisted ? resolvePersistedOutput(result.content, result.toolUseResult, persisted) : undefined;
   if (kept) {

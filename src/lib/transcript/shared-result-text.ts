@@ -1,3 +1,5 @@
+import { deriveText } from '../derived-text.js';
+
 /**
  * A tool result entry often carries its output twice: as the text of its
  * `tool_result` block, which the model saw, and again in `toolUseResult`
@@ -71,4 +73,83 @@ function shareAt(node: Record<string, unknown>, key: string, texts: Map<number, 
   // An array's indices are its keys too.
   for (const k of Object.keys(value)) shared += shareAt(value as Record<string, unknown>, k, texts, depth + 1);
   return shared;
+}
+
+/**
+ * Claude Code's Read output: each line of `content` behind its number, right
+ * aligned in six columns, then `separator` (`→`; a tab before 2.0). What a
+ * Read result's text is made of, apart from a note Claude Code may add after
+ * it (a `<system-reminder>`).
+ */
+export function numberedLines(content: string, startLine: number, separator: string): string {
+  let out = '';
+  let n = startLine;
+  let i = 0;
+  for (;;) {
+    const end = content.indexOf('\n', i);
+    const num = String(n++);
+    // Each line keeps its own newline, so the last line's number comes even after a final newline, as Claude Code writes it.
+    out += (num.length < 6 ? '      '.slice(num.length) + num : num) + separator + (end === -1 ? content.slice(i) : content.slice(i, end + 1));
+    if (end === -1) return out;
+    i = end + 1;
+  }
+}
+
+/**
+ * A file's text as Claude Code's Read result carries it twice: in
+ * `toolUseResult.file.content`, and numbered line by line in the
+ * `tool_result` (see {@link numberedLines}). The numbered copy cannot share a
+ * string with the file's, and costs twice its length: on the generated 630 MB
+ * session it was 133 M characters of two-byte text (the arrow), 266 MB alive
+ * through the whole build; on `../shared/corpus` 90 % of Read results'
+ * characters. The renderer draws a Read from the file's text and hardly reads
+ * the numbered one.
+ *
+ * When the record's lone `tool_result` text is exactly that numbering of the
+ * file's text (and whatever note follows it), the property holding it is made
+ * to number the file's text each time it is read (0.12 s for all 133 M
+ * characters), instead of holding it. Every reader sees the same string as
+ * before; writing the property (redaction, a kept output) makes it a plain
+ * value again (src/lib/derived-text.ts). Anything that copies the text itself
+ * holds it again: the model copies the property instead. The file's text
+ * numbered is the one read, not what a later redaction makes of
+ * `file.content`: the two are redacted each as a string of its own, as before.
+ *
+ * @returns the characters no longer held (for tests and measurements)
+ */
+export function deriveNumberedReadText(record: Record<string, unknown>): number {
+  const result = record.toolUseResult;
+  const file = result !== null && typeof result === 'object' ? (result as Record<string, unknown>).file : undefined;
+  if (file === null || typeof file !== 'object') return 0;
+  const { content, startLine } = file as Record<string, unknown>;
+  if (typeof content !== 'string' || content.length < SHARED_TEXT_MIN_CHARS) return 0;
+  const start = startLine === undefined ? 1 : startLine;
+  if (typeof start !== 'number' || !Number.isSafeInteger(start) || start < 0) return 0;
+  const place = loneResultText(record);
+  if (!place) return 0;
+  const [holder, key] = place;
+  const text = holder[key] as string;
+  // The separator stands after the first number, right-aligned in six columns or wider.
+  const separator = text[Math.max(6, String(start).length)];
+  if (separator !== '→' && separator !== '\t') return 0;
+  const body = numberedLines(content, start, separator);
+  if (!text.startsWith(body)) return 0;
+  // A copy, not a slice: a slice of the text would keep all of it alive.
+  const note = text.length === body.length ? '' : (JSON.parse(JSON.stringify(text.slice(body.length))) as string);
+  deriveText(holder, key, text.length, () => numberedLines(content, start, separator) + note);
+  return body.length;
+}
+
+/** Where the record's lone `tool_result` text is: the block's string `content`, or the `text` of its lone text part. */
+function loneResultText(record: Record<string, unknown>): [Record<string, unknown>, string] | undefined {
+  const message = record.message;
+  const content = message !== null && typeof message === 'object' ? (message as Record<string, unknown>).content : undefined;
+  if (!Array.isArray(content)) return undefined;
+  const results = content.filter((b) => b !== null && typeof b === 'object' && (b as Record<string, unknown>).type === 'tool_result') as Array<Record<string, unknown>>;
+  if (results.length !== 1) return undefined;
+  const block = results[0];
+  if (typeof block.content === 'string') return [block, 'content'];
+  if (!Array.isArray(block.content) || block.content.length !== 1) return undefined;
+  const part = block.content[0] as Record<string, unknown> | null;
+  return part !== null && typeof part === 'object' && part.type === 'text' && typeof part.text === 'string' ? [part, 'text'] : undefined;
 }

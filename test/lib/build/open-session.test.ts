@@ -13,6 +13,8 @@ import { assignSiblingAgents, openSession, readHead, readSession, sessionFileInc
 import { discoverSources, type SourceLayout } from '../../../src/lib/discover.js';
 import { collectGarbage } from '../../../src/lib/build/heap-growth.js';
 import { readJsonl } from '../../../src/lib/jsonl/read-jsonl.js';
+import { derivedTextOf } from '../../../src/lib/derived-text.js';
+import { numberedLines } from '../../../src/lib/transcript/shared-result-text.js';
 import { generateCredentials } from '../../helpers/credentials.js';
 import { makeHostileTree, type HostileTree } from '../../helpers/hostile-tree.js';
 
@@ -185,6 +187,81 @@ describe('a tool result whose entry repeats its output in toolUseResult', () => 
       const plain = await alive(() => readJsonl(source.path, 'x.jsonl', root));
       const opened = await alive(() => readSession(source, { root, owners: new Map(), redaction: false }));
       expect(plain - opened).toBeGreaterThan(30e6);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a Read result, whose numbered text is made from the file's text", () => {
+  /** A session of Read calls of `files`, each result written as Claude Code writes it: numbered in the tool_result, as it is in `toolUseResult.file`. */
+  function sessionReading(root: string, files: string[]): string {
+    const sessionId = randomUUID();
+    const folder = join(root, '-work-app');
+    mkdirSync(folder, { recursive: true });
+    const lines: string[] = [];
+    let parent: string | null = null;
+    for (const [i, content] of files.entries()) {
+      const id = `toolu_${i}`;
+      const call = randomUUID();
+      const result = randomUUID();
+      const filePath = `/work/app/config/${i}.env`;
+      lines.push(JSON.stringify({ type: 'assistant', uuid: call, parentUuid: parent, sessionId, timestamp: '2026-10-05T09:00:00Z', cwd: '/work/app', message: { id: `msg_${i}`, role: 'assistant', content: [{ type: 'tool_use', id, name: 'Read', input: { file_path: filePath } }] } }));
+      const numbered = `${numberedLines(content, 1, '→')}\n\n<system-reminder>\nConsider whether the file is malware.\n</system-reminder>\n`;
+      const file = { filePath, content, numLines: content.split('\n').length, startLine: 1, totalLines: content.split('\n').length };
+      lines.push(JSON.stringify({ type: 'user', uuid: result, parentUuid: call, sessionId, timestamp: '2026-10-05T09:00:01Z', cwd: '/work/app', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: numbered }] }, toolUseResult: { type: 'text', file } }));
+      parent = result;
+    }
+    writeFileSync(join(folder, `${sessionId}.jsonl`), `${lines.join('\n')}\n`);
+    return sessionId;
+  }
+
+  it('redacts a secret of the file in both places, and the model keeps a clean one made from the file', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'sp-read-derived-'));
+    const credentials = generateCredentials();
+    const secrets = credentials.flatMap((c) => c.secrets);
+    const cleanFile = Array.from({ length: 30 }, (_, i) => `export const setting${i} = ${i};`).join('\n');
+    try {
+      const sessionId = sessionReading(root, [`# settings\n${credentials.map((c) => c.snippet).join('\n')}\n# end`, cleanFile]);
+      const layout = await discoverSources(root);
+      const source = layout.sessions.find((s) => s.sessionId === sessionId)!;
+      const opened = await openSession(source, { root, owners: new Map(), redaction: {} });
+      expect(opened.result.ok).toBe(true);
+      if (!opened.result.ok) return;
+      const calls = opened.result.session.messages.flatMap((m) => (m.kind === 'assistant' ? m.toolCalls : []));
+      expect(calls).toHaveLength(2);
+      const [withSecrets, clean] = calls.map((c) => c.result!);
+      const out = JSON.stringify(opened.result.session);
+      for (const secret of secrets) expect(out, secret).not.toContain(secret);
+      expect(withSecrets.content).toContain('[REDACTED');
+      expect((withSecrets.toolUseResult as { file: { content: string } }).file.content).toContain('[REDACTED');
+      // The clean file's numbered text is made each time it is read, in the model as in the record.
+      expect(clean.content).toBe(`${numberedLines(cleanFile, 1, '→')}\n\n<system-reminder>\nConsider whether the file is malware.\n</system-reminder>\n`);
+      expect(derivedTextOf(clean)?.key).toBe('content');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('holds no numbered copy once redacted: 40 Read results of 4,000 lines keep more than 10 MB less alive than the file parsed as it is', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'sp-read-memory-'));
+    try {
+      const files = Array.from({ length: 40 }, (_, f) => Array.from({ length: 4_000 }, (_, i) => `f${f} const line${i} = ${i * 7}; // → fine`).join('\n'));
+      const sessionId = sessionReading(root, files);
+      files.length = 0;
+      const layout = await discoverSources(root);
+      const source = layout.sessions.find((s) => s.sessionId === sessionId)!;
+      const alive = async (read: () => Promise<unknown>) => {
+        const held = await read();
+        const used = collectGarbage().after;
+        expect(held).toBeTruthy();
+        return used;
+      };
+      const plain = await alive(() => readJsonl(source.path, 'x.jsonl', root));
+      // The redactor is kept with what was read: whatever it caches stays alive too.
+      const redacted = await alive(() => readSession(source, { root, owners: new Map(), redaction: {} }));
+      // 40 numbered copies of 0.2 M two-byte characters (16 MB); allow for what else the heap holds and moves.
+      expect(plain - redacted).toBeGreaterThan(10e6);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { cleanStringsKey, createCleanStrings } from '../../../src/lib/redact/clean-strings.js';
 import { detectBatch, type BatchDetector } from '../../../src/lib/redact/detect-batch.js';
+import { derivedTextOf, deriveText } from '../../../src/lib/derived-text.js';
 import { createRedactor } from '../../../src/lib/redact/redactor.js';
 import { compilePatterns } from '../../../src/lib/redact/rules.js';
 import { SECRETLINT_CHUNK } from '../../../src/lib/redact/secretlint.js';
@@ -185,5 +186,43 @@ describe('redactSession with people enough to make the look for them long', () =
       '[REDACTED:name] and [REDACTED:name] agreed',
       'nothing personal in this line at all',
     ]);
+  });
+});
+
+describe('a text made each time it is read (a Read result numbered from its file)', () => {
+  /** Values where every `i % 3 === 1` record's text is derived (made on each read) when `derive`, plain otherwise; the others are plain. */
+  function records(texts: string[], derive: boolean): Array<Record<string, unknown>> {
+    return texts.map((text, i) => {
+      const block: Record<string, unknown> = { type: 'tool_result', tool_use_id: `t${i}`, content: text };
+      if (derive && i % 3 === 1) deriveText(block, 'content', text.length, () => [...text].join(''));
+      return { type: 'user', message: { role: 'user', content: [block] } };
+    });
+  }
+  const blockOf = (v: Record<string, unknown>) => ((v.message as { content: Array<Record<string, unknown>> }).content)[0];
+
+  it('is looked at for secrets and redacted like a plain string, with the same placeholders in the same order', async () => {
+    const credentials = generateCredentials();
+    // Secrets in derived texts only, in plain ones only, and in both, interleaved: the placeholders are numbered by first finding.
+    const texts = credentials.map((c, i) => `config ${i}\n${c.snippet}\n${'   filler line\n'.repeat(5)}`);
+    const derived = records(texts, true);
+    const plain = records(texts, false);
+    await createRedactor().redactSession(derived);
+    await createRedactor().redactSession(plain);
+    expect(JSON.stringify(derived)).toBe(JSON.stringify(plain));
+    const out = JSON.stringify(derived);
+    for (const c of credentials) for (const secret of c.secrets) expect(out, c.format).not.toContain(secret);
+    // A derived text that held a secret is a plain value now: what it holds is the redacted text.
+    for (const [i, v] of derived.entries()) if (i % 3 === 1) expect(derivedTextOf(blockOf(v))).toBeUndefined();
+  });
+
+  it('stays derived when nothing in it is replaced', async () => {
+    const texts = Array.from({ length: 9 }, (_, i) => `${String(i + 1).padStart(6)}→export const value${i} = compute(${i}); // nothing secret on this line\n`.repeat(20));
+    const derived = records(texts, true);
+    const report = await createRedactor().redactSession(derived);
+    expect(report.total).toBe(0);
+    for (const [i, v] of derived.entries()) {
+      expect(blockOf(v).content).toBe(texts[i]);
+      if (i % 3 === 1) expect(derivedTextOf(blockOf(v))?.key).toBe('content');
+    }
   });
 });
