@@ -22,9 +22,11 @@ export interface CleanStrings {
   has(s: string): boolean;
   /**
    * Whether the last redaction found `s` clean; if it did, `s` counts as clean
-   * in this redaction too (unless `lose` says otherwise), and `carried(s)` is true.
+   * in this redaction too (unless `lose` says otherwise), and `carried(s)` is
+   * true unless `hold` is false (for a string made each time it is read, which
+   * the set of carried strings would hold: the caller keeps track of it).
    */
-  carry(s: string): boolean;
+  carry(s: string, hold?: boolean): boolean;
   /** Whether `carry(s)` found `s` clean. */
   carried(s: string): boolean;
   /** A carried string that this redaction changed after all (something learnt since was replaced in it): not clean. */
@@ -74,12 +76,12 @@ export function createCleanStrings(key: string, previous?: Buffer): CleanStrings
   let replacedNow: string[] = [];
   return {
     has: (s) => known.size > 0 && known.has(digest(s)),
-    carry: (s) => {
+    carry: (s, hold = true) => {
       if (known.size === 0) return false;
       const d = digest(s);
       if (!known.has(d)) return false;
       next.add(d);
-      carried.add(s);
+      if (hold) carried.add(s);
       return true;
     },
     carried: (s) => carried.has(s),

@@ -138,7 +138,15 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
       // Pass 1: find every secret value, so that pass 2 can replace them all in one go. A string the
       // last redaction of this session found clean is not looked at again (a grown session's old lines).
       const strings = distinctStrings(values);
-      const found = await detectSecrets(state, clean ? strings.filter((s) => !clean.carry(textOf(s))) : strings, options.extraPatterns ?? [], progress, detector);
+      // A derived text found clean last time is known as carried by its object: the set of carried strings would hold it.
+      const carriedDerived = new Set<DerivedText>();
+      const carry = (s: Scanned) => {
+        if (typeof s === 'string') return clean!.carry(s);
+        if (!clean!.carry(s.read(), false)) return false;
+        carriedDerived.add(s);
+        return true;
+      };
+      const found = await detectSecrets(state, clean ? strings.filter((s) => !carry(s)) : strings, options.extraPatterns ?? [], progress, detector);
       // Secrets, names and logins printed bare by commands that print nothing else (`gh auth token`, `git config user.name`, `whoami`): known by the command, not by their look.
       const printed = printedValues(values);
       for (const v of printed.secret) register(state, COMMAND_OUTPUT_RULE, v);
@@ -152,9 +160,9 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
       // A string clean last time had nothing replaced in it then: it can only change now if something learnt since appears in it.
       const learnt = clean?.learntSince(replacedValues(state));
       let changedSince: ((s: string) => boolean) | undefined;
-      // A derived text is not cached: the cache would hold it.
+      // A derived text is not cached, nor kept among the strings decided: they would hold it.
       walk(values, (s, derived) => {
-        if (clean && s.length >= MIN_DETECT_LENGTH && clean.carried(s)) {
+        if (clean && s.length >= MIN_DETECT_LENGTH && (derived ? carriedDerived.has(derived) : clean.carried(s))) {
           changedSince ??= learnt === undefined ? () => true : mayHold(learnt);
           if (!changedSince(s)) return s;
           const out = redactString(state, s, !derived);
@@ -162,8 +170,8 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
           return out;
         }
         const out = redactString(state, s, !derived);
-        if (clean && s.length >= MIN_DETECT_LENGTH && !decided.has(s)) {
-          decided.add(s);
+        if (clean && s.length >= MIN_DETECT_LENGTH && (derived || !decided.has(s))) {
+          if (!derived) decided.add(s);
           if (out === s && !found.has(s)) clean.add(s);
         }
         return out;
@@ -637,10 +645,10 @@ function renamedKey(key: string, fn: (s: string) => string): string {
  * {@link renamedKey}). Base64 payloads of images and documents are skipped:
  * they are binary, large, and never shown as text. A string is written back
  * only when `fn` changed it. A derived text (src/lib/derived-text.ts) is made
- * for `fn`, which is told so (`derived`), or with `onDerived` handed to it
- * unmade instead.
+ * for `fn`, which is handed it as `derived` too, or with `onDerived` handed to
+ * it unmade instead.
  */
-export function walk(root: unknown, fn: (s: string, derived?: boolean) => string, onDerived?: (text: DerivedText) => void): void {
+export function walk(root: unknown, fn: (s: string, derived?: DerivedText) => string, onDerived?: (text: DerivedText) => void): void {
   // Keys repeat in every entry (`type`, `content`): one that stays as it is is looked at once per walk (one that changes is each time, so that every occurrence is counted).
   const unchanged = new Set<string>();
   const visit = (node: unknown): unknown => {
@@ -668,7 +676,7 @@ export function walk(root: unknown, fn: (s: string, derived?: boolean) => string
         const v = obj[key];
         if (typeof v === 'string') {
           // Written only when it changes: a derived text stays derived.
-          const out = fn(v, derived?.key === key);
+          const out = fn(v, derived?.key === key ? derived.text : undefined);
           if (out !== v) obj[key] = out;
         } else if (v !== null && typeof v === 'object') visit(v);
       }

@@ -215,6 +215,32 @@ describe('a text made each time it is read (a Read result numbered from its file
     for (const [i, v] of derived.entries()) if (i % 3 === 1) expect(derivedTextOf(blockOf(v))).toBeUndefined();
   });
 
+  it('is carried as clean to the next redaction of a grown session without being held, and a value learnt since is still replaced in it', async () => {
+    const key = cleanStringsKey('salt', 'head');
+    const password = 'Qv7-lorem-Xk29pz';
+    // The password stands bare in a file read: nothing says it is one until a later line names it.
+    const texts = Array.from({ length: 9 }, (_, i) => `${String(i + 1).padStart(6)}→const value${i} = compute(${i}); // ${i === 4 ? password : 'plain'}\n`.repeat(20));
+    const first = createCleanStrings(key);
+    await createRedactor().redactSession(records(texts, true), {}, { clean: first });
+    const grown = [...records(texts, true), { type: 'user', message: { role: 'user', content: `export DB_PASSWORD=${password}` } }];
+    const clean = createCleanStrings(key, first.toBuffer());
+    await createRedactor().redactSession(grown, {}, { clean });
+    for (const [i, v] of grown.slice(0, texts.length).entries()) {
+      const text = blockOf(v).content as string;
+      if (i === 4) {
+        // Carried as clean, then changed by what was learnt since: a plain value, redacted.
+        expect(text).not.toContain(password);
+        expect(derivedTextOf(blockOf(v))).toBeUndefined();
+        continue;
+      }
+      expect(text).toBe(texts[i]);
+      // A carried plain string is held by the set of carried strings; a carried derived text is not.
+      expect(clean.carried(texts[i])).toBe(i % 3 !== 1);
+      if (i % 3 === 1) expect(derivedTextOf(blockOf(v))?.key).toBe('content');
+    }
+    expect(JSON.stringify(grown)).not.toContain(password);
+  });
+
   it('stays derived when nothing in it is replaced', async () => {
     const texts = Array.from({ length: 9 }, (_, i) => `${String(i + 1).padStart(6)}→export const value${i} = compute(${i}); // nothing secret on this line\n`.repeat(20));
     const derived = records(texts, true);
