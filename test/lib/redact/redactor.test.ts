@@ -202,7 +202,7 @@ describe('a text made each time it is read (a Read result numbered from its file
 
   it('is looked at for secrets and redacted like a plain string, with the same placeholders in the same order', async () => {
     const credentials = generateCredentials();
-    // Secrets in derived texts only, in plain ones only, and in both, interleaved: the placeholders are numbered by first finding.
+    // Each credential in one text, derived or plain, interleaved: the placeholders are numbered by first finding, so the order must hold.
     const texts = credentials.map((c, i) => `config ${i}\n${c.snippet}\n${'   filler line\n'.repeat(5)}`);
     const derived = records(texts, true);
     const plain = records(texts, false);
