@@ -260,7 +260,7 @@ describe("a Read result, whose numbered text is made from the file's text", () =
       const plain = await alive(() => readJsonl(source.path, 'x.jsonl', root));
       // The redactor is kept with what was read: whatever it caches stays alive too.
       const redacted = await alive(() => readSession(source, { root, owners: new Map(), redaction: {} }));
-      // 40 numbered copies of 0.2 M two-byte characters (16 MB); allow for what else the heap holds and moves.
+      // 40 numbered copies of about 0.17 M two-byte characters each (14 MB); allow for what else the heap holds and moves.
       expect(plain - redacted).toBeGreaterThan(10e6);
     } finally {
       rmSync(root, { recursive: true, force: true });

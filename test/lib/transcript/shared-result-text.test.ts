@@ -117,7 +117,7 @@ describe('deriveNumberedReadText', () => {
     }
   });
 
-  it('leaves alone a result that is not exactly the numbered file: another line, another start, another format, two results, a short file', () => {
+  it('leaves alone a result that is not exactly the numbered file: another line, another start, another format, a note before it, two results, a short file, a start line that is no number', () => {
     const content = fileText(40);
     const body = numberedLines(content, 1, '→');
     const leftAlone = [
