@@ -42,16 +42,20 @@ function resultTexts(record: Record<string, unknown>): Map<number, string[]> {
     if (same) same.push(s);
     else byLength.set(s.length, [s]);
   };
-  const message = record.message;
-  const content = message !== null && typeof message === 'object' ? (message as Record<string, unknown>).content : undefined;
-  if (!Array.isArray(content)) return byLength;
-  for (const block of content) {
-    if (block === null || typeof block !== 'object' || (block as Record<string, unknown>).type !== 'tool_result') continue;
-    const c = (block as Record<string, unknown>).content;
+  for (const block of resultBlocks(record)) {
+    const c = block.content;
     if (typeof c === 'string') add(c);
     else if (Array.isArray(c)) for (const part of c) if (part !== null && typeof part === 'object') add((part as Record<string, unknown>).text);
   }
   return byLength;
+}
+
+/** The record's `tool_result` blocks, in order (none when its message has no list of blocks). */
+function resultBlocks(record: Record<string, unknown>): Array<Record<string, unknown>> {
+  const message = record.message;
+  const content = message !== null && typeof message === 'object' ? (message as Record<string, unknown>).content : undefined;
+  if (!Array.isArray(content)) return [];
+  return content.filter((b) => b !== null && typeof b === 'object' && (b as Record<string, unknown>).type === 'tool_result') as Array<Record<string, unknown>>;
 }
 
 /**
@@ -142,10 +146,7 @@ export function deriveNumberedReadText(record: Record<string, unknown>): number 
 
 /** Where the record's lone `tool_result` text is: the block's string `content`, or the `text` of its lone text part. */
 function loneResultText(record: Record<string, unknown>): [Record<string, unknown>, string] | undefined {
-  const message = record.message;
-  const content = message !== null && typeof message === 'object' ? (message as Record<string, unknown>).content : undefined;
-  if (!Array.isArray(content)) return undefined;
-  const results = content.filter((b) => b !== null && typeof b === 'object' && (b as Record<string, unknown>).type === 'tool_result') as Array<Record<string, unknown>>;
+  const results = resultBlocks(record);
   if (results.length !== 1) return undefined;
   const block = results[0];
   if (typeof block.content === 'string') return [block, 'content'];
