@@ -40,7 +40,7 @@ export function derivedTextOf(holder: object): { key: string; text: DerivedText 
  * it is.
  */
 export function copyDerivedText(source: object, sourceKey: string, target: object, targetKey: string): void {
-  const derived = DERIVED.get(source);
+  const derived = derivedTextOf(source);
   if (derived?.key === sourceKey) deriveText(target, targetKey, derived.text.length, derived.text.read);
   else (target as Record<string, unknown>)[targetKey] = (source as Record<string, unknown>)[sourceKey];
 }

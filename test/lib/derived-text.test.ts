@@ -41,6 +41,11 @@ describe('deriveText', () => {
     for (const [k, v] of entries) rebuilt[k] = v;
     expect(rebuilt.text).toBe('kept');
     expect(derivedTextOf(rebuilt)).toBeUndefined();
+    // And is copied as the plain value it now is.
+    const copy: Record<string, unknown> = {};
+    copyDerivedText(rebuilt, 'text', copy, 'text');
+    expect(copy.text).toBe('kept');
+    expect(derivedTextOf(copy)).toBeUndefined();
   });
 
   it('copyDerivedText keeps a derived text derived, and copies anything else as it is', () => {
