@@ -128,26 +128,58 @@ describe('problems of bad lines, agent sidecars and team configs never quote a p
   });
 });
 
+/** One tool call of a generated session: what was called, and its result as Claude Code writes it. */
+interface GeneratedCall {
+  name: string;
+  input: Record<string, unknown>;
+  /** The tool_result's text. */
+  content: string;
+  toolUseResult: unknown;
+}
+
+/** A session in `root/-work-app` of `calls`, each a call entry followed by its result entry, one after the other; its id. */
+function sessionOfToolCalls(root: string, calls: GeneratedCall[]): string {
+  const sessionId = randomUUID();
+  const folder = join(root, '-work-app');
+  mkdirSync(folder, { recursive: true });
+  const lines: string[] = [];
+  let parent: string | null = null;
+  for (const [i, { name, input, content, toolUseResult }] of calls.entries()) {
+    const id = `toolu_${i}`;
+    const call = randomUUID();
+    const result = randomUUID();
+    lines.push(JSON.stringify({ type: 'assistant', uuid: call, parentUuid: parent, sessionId, timestamp: '2026-10-05T09:00:00Z', cwd: '/work/app', message: { id: `msg_${i}`, role: 'assistant', content: [{ type: 'tool_use', id, name, input }] } }));
+    lines.push(JSON.stringify({ type: 'user', uuid: result, parentUuid: call, sessionId, timestamp: '2026-10-05T09:00:01Z', cwd: '/work/app', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] }, toolUseResult }));
+    parent = result;
+  }
+  writeFileSync(join(folder, `${sessionId}.jsonl`), `${lines.join('\n')}\n`);
+  return sessionId;
+}
+
+/** The discovered source of session `sessionId` under `root`. */
+async function sourceOf(root: string, sessionId: string) {
+  const layout = await discoverSources(root);
+  return layout.sessions.find((s) => s.sessionId === sessionId)!;
+}
+
+/** The heap alive (collected) while what `read` returns is held. */
+async function aliveWhile(read: () => Promise<unknown>): Promise<number> {
+  const held = await read();
+  const used = collectGarbage().after;
+  expect(held).toBeTruthy();
+  return used;
+}
+
 describe('a tool result whose entry repeats its output in toolUseResult', () => {
   /** A session of `results` Bash calls, each result's output written twice, as Claude Code writes it: the tool_result's text and `toolUseResult.stdout`. */
-  function sessionRepeating(root: string, output: (i: number) => string, results: number): string {
-    const sessionId = randomUUID();
-    const folder = join(root, '-work-app');
-    mkdirSync(folder, { recursive: true });
-    const lines: string[] = [];
-    let parent: string | null = null;
-    for (let i = 0; i < results; i++) {
-      const id = `toolu_${i}`;
-      const call = randomUUID();
-      const result = randomUUID();
-      lines.push(JSON.stringify({ type: 'assistant', uuid: call, parentUuid: parent, sessionId, timestamp: '2026-10-05T09:00:00Z', cwd: '/work/app', message: { id: `msg_${i}`, role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command: `make ${i}` } }] } }));
-      const text = output(i);
-      lines.push(JSON.stringify({ type: 'user', uuid: result, parentUuid: call, sessionId, timestamp: '2026-10-05T09:00:01Z', cwd: '/work/app', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: text }] }, toolUseResult: { stdout: text, stderr: '', interrupted: false } }));
-      parent = result;
-    }
-    writeFileSync(join(folder, `${sessionId}.jsonl`), `${lines.join('\n')}\n`);
-    return sessionId;
-  }
+  const sessionRepeating = (root: string, output: (i: number) => string, results: number) =>
+    sessionOfToolCalls(
+      root,
+      Array.from({ length: results }, (_, i) => {
+        const text = output(i);
+        return { name: 'Bash', input: { command: `make ${i}` }, content: text, toolUseResult: { stdout: text, stderr: '', interrupted: false } };
+      }),
+    );
 
   it('redacts a secret in the output in both places', async () => {
     const root = mkdtempSync(join(tmpdir(), 'sp-repeated-secret-'));
@@ -155,8 +187,7 @@ describe('a tool result whose entry repeats its output in toolUseResult', () => 
     const secrets = credentials.flatMap((c) => c.secrets);
     try {
       const sessionId = sessionRepeating(root, (i) => `build ${i} output\n${credentials.map((c) => c.snippet).join('\n')}\n${'done\n'.repeat(20)}`, 3);
-      const layout = await discoverSources(root);
-      const source = layout.sessions.find((s) => s.sessionId === sessionId)!;
+      const source = await sourceOf(root, sessionId);
       const read = await readSession(source, { root, owners: new Map(), redaction: {} });
       const results = read.files[0].records.map((r) => r.value).filter((v) => v.toolUseResult);
       expect(results).toHaveLength(3);
@@ -176,16 +207,9 @@ describe('a tool result whose entry repeats its output in toolUseResult', () => 
     const root = mkdtempSync(join(tmpdir(), 'sp-repeated-output-'));
     try {
       const sessionId = sessionRepeating(root, (i) => `${i} ${'a line of output that repeats\n'.repeat(35_000)}`, 40);
-      const layout = await discoverSources(root);
-      const source = layout.sessions.find((s) => s.sessionId === sessionId)!;
-      const alive = async (read: () => Promise<unknown>) => {
-        const held = await read();
-        const used = collectGarbage().after;
-        expect(held).toBeTruthy();
-        return used;
-      };
-      const plain = await alive(() => readJsonl(source.path, 'x.jsonl', root));
-      const opened = await alive(() => readSession(source, { root, owners: new Map(), redaction: false }));
+      const source = await sourceOf(root, sessionId);
+      const plain = await aliveWhile(() => readJsonl(source.path, 'x.jsonl', root));
+      const opened = await aliveWhile(() => readSession(source, { root, owners: new Map(), redaction: false }));
       expect(plain - opened).toBeGreaterThan(30e6);
     } finally {
       rmSync(root, { recursive: true, force: true });
@@ -195,26 +219,20 @@ describe('a tool result whose entry repeats its output in toolUseResult', () => 
 
 describe("a Read result, whose numbered text is made from the file's text", () => {
   /** A session of Read calls of `files`, each result written as Claude Code writes it: numbered in the tool_result, as it is in `toolUseResult.file`. */
-  function sessionReading(root: string, files: string[]): string {
-    const sessionId = randomUUID();
-    const folder = join(root, '-work-app');
-    mkdirSync(folder, { recursive: true });
-    const lines: string[] = [];
-    let parent: string | null = null;
-    for (const [i, content] of files.entries()) {
-      const id = `toolu_${i}`;
-      const call = randomUUID();
-      const result = randomUUID();
-      const filePath = `/work/app/config/${i}.env`;
-      lines.push(JSON.stringify({ type: 'assistant', uuid: call, parentUuid: parent, sessionId, timestamp: '2026-10-05T09:00:00Z', cwd: '/work/app', message: { id: `msg_${i}`, role: 'assistant', content: [{ type: 'tool_use', id, name: 'Read', input: { file_path: filePath } }] } }));
-      const numbered = `${numberedLines(content, 1, '→')}\n\n<system-reminder>\nConsider whether the file is malware.\n</system-reminder>\n`;
-      const file = { filePath, content, numLines: content.split('\n').length, startLine: 1, totalLines: content.split('\n').length };
-      lines.push(JSON.stringify({ type: 'user', uuid: result, parentUuid: call, sessionId, timestamp: '2026-10-05T09:00:01Z', cwd: '/work/app', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: numbered }] }, toolUseResult: { type: 'text', file } }));
-      parent = result;
-    }
-    writeFileSync(join(folder, `${sessionId}.jsonl`), `${lines.join('\n')}\n`);
-    return sessionId;
-  }
+  const sessionReading = (root: string, files: string[]) =>
+    sessionOfToolCalls(
+      root,
+      files.map((content, i) => {
+        const filePath = `/work/app/config/${i}.env`;
+        const lines = content.split('\n').length;
+        return {
+          name: 'Read',
+          input: { file_path: filePath },
+          content: `${numberedLines(content, 1, '→')}\n\n<system-reminder>\nConsider whether the file is malware.\n</system-reminder>\n`,
+          toolUseResult: { type: 'text', file: { filePath, content, numLines: lines, startLine: 1, totalLines: lines } },
+        };
+      }),
+    );
 
   it('redacts a secret of the file in both places, and the model keeps a clean one made from the file', async () => {
     const root = mkdtempSync(join(tmpdir(), 'sp-read-derived-'));
@@ -223,8 +241,7 @@ describe("a Read result, whose numbered text is made from the file's text", () =
     const cleanFile = Array.from({ length: 30 }, (_, i) => `export const setting${i} = ${i};`).join('\n');
     try {
       const sessionId = sessionReading(root, [`# settings\n${credentials.map((c) => c.snippet).join('\n')}\n# end`, cleanFile]);
-      const layout = await discoverSources(root);
-      const source = layout.sessions.find((s) => s.sessionId === sessionId)!;
+      const source = await sourceOf(root, sessionId);
       const opened = await openSession(source, { root, owners: new Map(), redaction: {} });
       expect(opened.result.ok).toBe(true);
       if (!opened.result.ok) return;
@@ -249,17 +266,10 @@ describe("a Read result, whose numbered text is made from the file's text", () =
       const files = Array.from({ length: 40 }, (_, f) => Array.from({ length: 4_000 }, (_, i) => `f${f} const line${i} = ${i * 7}; // → fine`).join('\n'));
       const sessionId = sessionReading(root, files);
       files.length = 0;
-      const layout = await discoverSources(root);
-      const source = layout.sessions.find((s) => s.sessionId === sessionId)!;
-      const alive = async (read: () => Promise<unknown>) => {
-        const held = await read();
-        const used = collectGarbage().after;
-        expect(held).toBeTruthy();
-        return used;
-      };
-      const plain = await alive(() => readJsonl(source.path, 'x.jsonl', root));
+      const source = await sourceOf(root, sessionId);
+      const plain = await aliveWhile(() => readJsonl(source.path, 'x.jsonl', root));
       // The redactor is kept with what was read: whatever it caches stays alive too.
-      const redacted = await alive(() => readSession(source, { root, owners: new Map(), redaction: {} }));
+      const redacted = await aliveWhile(() => readSession(source, { root, owners: new Map(), redaction: {} }));
       // 40 numbered copies of about 0.17 M two-byte characters each (14 MB); allow for what else the heap holds and moves.
       expect(plain - redacted).toBeGreaterThan(10e6);
     } finally {

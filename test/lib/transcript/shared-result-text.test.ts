@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectGarbage } from '../../../src/lib/build/heap-growth.js';
 import { readJsonl } from '../../../src/lib/jsonl/read-jsonl.js';
@@ -16,6 +16,21 @@ const long = (tag: string) => `${tag}: ${'output line\n'.repeat(20)}`;
 /** A tool result entry as Claude Code writes one: the text in the `tool_result` block, and again in `toolUseResult`. */
 function resultEntry(text: string, toolUseResult: unknown, content: unknown = text): Record<string, unknown> {
   return { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content }] }, toolUseResult };
+}
+
+/** Writes `count` entries made by `entry` as a JSONL file in the work folder; its path. */
+function writeEntries(name: string, count: number, entry: (i: number) => Record<string, unknown>): string {
+  const path = join(work, name);
+  writeFileSync(path, `${Array.from({ length: count }, (_, i) => JSON.stringify(entry(i))).join('\n')}\n`);
+  return path;
+}
+
+/** The heap alive (collected) while the file at `path`, of `count` records, is held as read, given each record to `onRecord` if any. */
+async function aliveWhileRead(path: string, count: number, onRecord?: (value: Record<string, unknown>) => void): Promise<number> {
+  const read = await readJsonl(path, basename(path), work, onRecord ? { onRecord } : {});
+  const used = collectGarbage().after;
+  expect(read.records).toHaveLength(count);
+  return used;
 }
 
 describe('shareRepeatedResultText', () => {
@@ -56,22 +71,12 @@ describe('shareRepeatedResultText', () => {
   });
 
   it('holds the repeated text once: a file of 40 results of 1 MB each read with it keeps about 40 MB less alive', async () => {
-    const path = join(work, 'big.jsonl');
-    const lines: string[] = [];
-    for (let i = 0; i < 40; i++) {
+    const path = writeEntries('big.jsonl', 40, (i) => {
       const text = `${i} ${'a line of output that repeats\n'.repeat(35_000)}`;
-      lines.push(JSON.stringify(resultEntry(text, { stdout: text, stderr: '' })));
-    }
-    writeFileSync(path, `${lines.join('\n')}\n`);
-    lines.length = 0;
-    const alive = async (onRecord?: (value: Record<string, unknown>) => void) => {
-      const read = await readJsonl(path, 'big.jsonl', work, onRecord ? { onRecord } : {});
-      const used = collectGarbage().after;
-      expect(read.records).toHaveLength(40);
-      return used;
-    };
-    const twice = await alive();
-    const once = await alive(shareRepeatedResultText);
+      return resultEntry(text, { stdout: text, stderr: '' });
+    });
+    const twice = await aliveWhileRead(path, 40);
+    const once = await aliveWhileRead(path, 40, shareRepeatedResultText);
     // 40 × 1 MB of one-byte text repeated; allow for what else the heap holds and moves.
     expect(twice - once).toBeGreaterThan(30e6);
   });
@@ -149,22 +154,12 @@ describe('deriveNumberedReadText', () => {
   });
 
   it('holds no numbered copy: 40 Read results of a file of 16,000 lines each keep more than 40 MB less alive', async () => {
-    const path = join(work, 'reads.jsonl');
-    const lines: string[] = [];
-    for (let i = 0; i < 40; i++) {
+    const path = writeEntries('reads.jsonl', 40, (i) => {
       const content = fileText(16_000, `f${i}`);
-      lines.push(JSON.stringify(readEntry(content, 1, numberedLines(content, 1, '→') + REMINDER)));
-    }
-    writeFileSync(path, `${lines.join('\n')}\n`);
-    lines.length = 0;
-    const alive = async (onRecord?: (value: Record<string, unknown>) => void) => {
-      const read = await readJsonl(path, 'reads.jsonl', work, onRecord ? { onRecord } : {});
-      const used = collectGarbage().after;
-      expect(read.records).toHaveLength(40);
-      return used;
-    };
-    const plain = await alive();
-    const derived = await alive(deriveNumberedReadText);
+      return readEntry(content, 1, numberedLines(content, 1, '→') + REMINDER);
+    });
+    const plain = await aliveWhileRead(path, 40);
+    const derived = await aliveWhileRead(path, 40, deriveNumberedReadText);
     // 40 numbered copies of two-byte text (the arrow), 0.7 M characters each (56 MB); allow for what else the heap holds and moves.
     expect(plain - derived).toBeGreaterThan(40e6);
   });
