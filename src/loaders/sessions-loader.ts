@@ -16,6 +16,7 @@ import { createProgress, isInteractive, isVerbose, PROGRESS_LABEL, sessionsProgr
 import { createRenderCache, problemsFilePath } from '../lib/build/render-cache.js';
 import type { RenderSessionOptions } from '../lib/build/render-session.js';
 import { createSessionPool, releasePrestarted, wantsHelperThread } from '../lib/build/worker-pool.js';
+import { boundHeapForSession } from '../lib/build/heap-growth.js';
 import { entryIdOf } from '../lib/site/slug.js';
 import { assetUrl, pagesBase } from '../lib/site/urls.js';
 import { keepCollectionKnown } from './empty-collection.js';
@@ -256,6 +257,8 @@ async function runJobs(jobs: PlannedJob[], cacheDir: string, logger: LoaderConte
   ticker.unref();
   // Largest sessions first: a big one started last would leave one thread working alone at the end.
   const order = jobs.map((_, i) => i).sort((a, b) => jobs[b].job.source.size - jobs[a].job.source.size || a - b);
+  // A huge session's thread would otherwise grow its heap to three or four times what it holds alive (heap-growth.ts).
+  if (order.length) boundHeapForSession(jobs[order[0]].job.source.size);
   const results: SessionJobResult[] = new Array(jobs.length);
   await Promise.all(
     order.map(async (i) => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BOUND_ABOVE_BYTES, createHeapGrowthGuard, describeCollection, settleHeapAbove, type CollectedHeap } from '../../../src/lib/build/heap-growth.js';
+import { BOUND_ABOVE_BYTES, boundHeapForSession, BUILD_HEAP_GROWING_PERCENT, createHeapGrowthGuard, describeCollection, LARGE_SESSION_BYTES, LARGE_SESSION_HEAP_GROWING_PERCENT, settleHeapAbove, type CollectedHeap } from '../../../src/lib/build/heap-growth.js';
 import { runInFreshNode } from '../../helpers/fresh-node.js';
 
 const work = mkdtempSync(join(tmpdir(), 'sp-heap-growth-'));
@@ -15,11 +15,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
  * the live set once the batches are gone. Left to V8 on this machine such a
  * program reaches about 4× (the factor V8 picks when collecting is fast).
  */
-const PROGRAM = `
-import v8 from 'node:v8';
-const { createHeapGrowthGuard } = await import(process.argv[2]);
-// Past the threshold from the start (0 bytes), so the bound is set at once.
-if (process.argv[3] === 'bound') createHeapGrowthGuard({ above: 0 }).check();
+const WORKLOAD = `
+const v8 = await import('node:v8');
 const live = [];
 for (let i = 0; i < 40; i++) live.push(Array.from({ length: 1e5 }, (_, j) => ({ j })));
 let peak = 0;
@@ -31,7 +28,32 @@ for (let r = 0; r < 600; r++) {
 }
 window.length = 0;
 globalThis.gc();
-console.log(JSON.stringify({ peak, live: v8.getHeapStatistics().used_heap_size, kept: live.length }));
+const figures = { peak, live: v8.getHeapStatistics().used_heap_size, kept: live.length };
+`;
+
+const PROGRAM = `
+const { createHeapGrowthGuard } = await import(process.argv[2]);
+// Past the threshold from the start (0 bytes), so the bound is set at once.
+if (process.argv[3] === 'bound') createHeapGrowthGuard({ above: 0 }).check();
+${WORKLOAD}
+console.log(JSON.stringify(figures));
+`;
+
+/**
+ * The same work in a worker thread, as a build's loader processes a session,
+ * after this thread bounded the heap for a large session (or did not): V8's
+ * flags are the process's, so the bound set here holds the worker's heap.
+ */
+const THREAD_PROGRAM = `
+import { Worker } from 'node:worker_threads';
+const { boundHeapForSession, LARGE_SESSION_BYTES } = await import(process.argv[2]);
+if (process.argv[3] === 'bound') boundHeapForSession(LARGE_SESSION_BYTES);
+const source = ${JSON.stringify(`(async () => {\n${WORKLOAD}\n(await import('node:worker_threads')).parentPort.postMessage(figures);\n})();`)};
+const worker = new Worker(source, { eval: true });
+worker.once('message', async (figures) => {
+  console.log(JSON.stringify(figures));
+  await worker.terminate();
+});
 `;
 
 /** Runs a program against this module in a fresh Node (the heap is the process's own). */
@@ -39,8 +61,8 @@ function runProgram<T>(name: string, source: string, options: { nodeArgs?: strin
   return runInFreshNode<T>(work, name, source, 'src/lib/build/heap-growth.ts', options);
 }
 
-function run(mode: 'bound' | 'default'): { peak: number; live: number } {
-  return runProgram('program.mjs', PROGRAM, { nodeArgs: ['--expose-gc'], args: [mode] });
+function run(mode: 'bound' | 'default', program = PROGRAM): { peak: number; live: number } {
+  return runProgram(program === PROGRAM ? 'program.mjs' : 'thread-program.mjs', program, { nodeArgs: ['--expose-gc'], args: [mode] });
 }
 
 describe('the heap growth guard', () => {
@@ -48,6 +70,15 @@ describe('the heap growth guard', () => {
     const { peak, live } = run('bound');
     expect(live).toBeGreaterThan(100e6);
     expect(peak / live).toBeLessThan(3);
+  }, 60_000);
+
+  it("bounded for a large session by the loader's thread, holds a worker thread's heap too; unbounded, the same work's heap grows to several times what is alive", () => {
+    const bound = run('bound', THREAD_PROGRAM);
+    const free = run('default', THREAD_PROGRAM);
+    expect(bound.live).toBeGreaterThan(100e6);
+    // Measured here: about 2.0 bound, 3.5 to 4.2 unbounded.
+    expect(bound.peak / bound.live).toBeLessThan(2.6);
+    expect(free.peak / free.live).toBeGreaterThan(3);
   }, 60_000);
 
   it('sets the bound once, when the process first passes the threshold, and never below it', () => {
@@ -141,6 +172,29 @@ describe('settleHeapAbove', () => {
 });
 
 describe('the guard, bound at once', () => {
+  it('tightens a bound already set, and never loosens it', () => {
+    const flags: string[] = [];
+    const guard = createHeapGrowthGuard({ above: 0, rss: () => 1, setFlag: (f) => flags.push(f), execArgv: [], nodeOptions: '' })!;
+    expect(guard.check()).toBe(true);
+    guard.bound(LARGE_SESSION_HEAP_GROWING_PERCENT);
+    guard.bound();
+    guard.bound(40);
+    guard.bound(LARGE_SESSION_HEAP_GROWING_PERCENT);
+    expect(flags).toEqual(['--heap-growing-percent=50', `--heap-growing-percent=${LARGE_SESSION_HEAP_GROWING_PERCENT}`]);
+    expect(() => guard.bound(0)).toThrow(RangeError);
+  });
+
+  it('bounds the heap for a session from the large size up, at the large-session factor, and leaves it alone below', () => {
+    const asked: number[] = [];
+    expect(boundHeapForSession(LARGE_SESSION_BYTES - 1, (p) => asked.push(p))).toBe(false);
+    expect(boundHeapForSession(0, (p) => asked.push(p))).toBe(false);
+    expect(asked).toEqual([]);
+    expect(boundHeapForSession(LARGE_SESSION_BYTES, (p) => asked.push(p))).toBe(true);
+    expect(boundHeapForSession(631e6, (p) => asked.push(p))).toBe(true);
+    expect(asked).toEqual([LARGE_SESSION_HEAP_GROWING_PERCENT, LARGE_SESSION_HEAP_GROWING_PERCENT]);
+    expect(LARGE_SESSION_HEAP_GROWING_PERCENT).toBeLessThan(BUILD_HEAP_GROWING_PERCENT);
+  });
+
   it('sets the flag when told, whatever the process holds, and only once', () => {
     const flags: string[] = [];
     const guard = createHeapGrowthGuard({ above: 1e12, rss: () => 1, setFlag: (f) => flags.push(f), execArgv: [], nodeOptions: '' })!;
