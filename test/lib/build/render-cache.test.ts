@@ -11,13 +11,26 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const rendered = (pages: string[]): RenderedSession => ({ pages: pages.map((p) => html`<p>${p}</p>`), pageCount: pages.length, abandoned: html`<p>gone</p>`, toc: [], overview: {} as RenderedSession['overview'], anchors: {}, toolAnchors: {}, assets: [], pageKeys: pages.map((_, i) => String(i)), pageTurns: pages.map(() => []), reused: pages.map(() => false) });
 
+/** A render's twin as the site serves it: the stream's bytes, decoded once whole. */
+const markdownOf = (cache: ReturnType<typeof createRenderCache>, key: string) => new Response(cache.markdownStream(key)).text();
+
 describe('render cache', () => {
+  it("serves a twin of many chunks whole, its characters intact where a chunk ends inside one, and fails for a render without one", async () => {
+    const cache = createRenderCache(dir);
+    // Three-byte and two-byte characters, so chunk boundaries (1 MiB) fall inside them.
+    const body = Array.from({ length: 150_000 }, (_, i) => `${i} → café ${'x'.repeat(i % 7)}\n`).join('');
+    expect(Buffer.byteLength(body)).toBeGreaterThan(2.5 * (1 << 20));
+    await cache.write('big-twin', rendered(['a']), `## Big\n${body}`, { problems: [] });
+    expect(await markdownOf(cache, 'big-twin')).toBe(`## Big\n${body}`);
+    await expect(markdownOf(cache, 'no-such-render')).rejects.toThrow();
+  });
+
   it('keeps a session\'s Markdown beside its pages, and counts a render without it as missing', async () => {
     const cache = createRenderCache(dir);
     expect(cache.has('k1')).toBe(false);
     await cache.write('k1', rendered(['one', 'two']), '## Title\n\nbody\n', { problems: [] });
     expect(cache.has('k1')).toBe(true);
-    expect(await cache.readMarkdown('k1')).toBe('## Title\n\nbody\n');
+    expect(await markdownOf(cache, 'k1')).toBe('## Title\n\nbody\n');
     const page = await cache.readPage('k1', 2);
     expect([page.transcript.value, page.abandoned.value]).toEqual(['<p>two</p>', '']);
     // A folder written before the Markdown existed (an older cache) is rendered again, not served without it.
@@ -30,21 +43,21 @@ describe('render cache', () => {
     const first = ['\n### Prompt 1 — café ✓\n', '\n### Prompt 2\n\nnaïve 日本語\n', '\n### Prompt 3\n'];
     await cache.startWrite('t1');
     await cache.write('t1', rendered(['a', 'b', 'c']), { header: '## Title — 3 prompts\n', pageCount: 3, page: (i) => first[i] }, { problems: [] });
-    expect(await cache.readMarkdown('t1')).toBe(`## Title — 3 prompts\n${first.join('')}`);
+    expect(await markdownOf(cache, 't1')).toBe(`## Title — 3 prompts\n${first.join('')}`);
     const offsets = (await cache.readTwinPages('t1'))!;
     expect(offsets).toHaveLength(4);
-    expect(Buffer.from(await cache.readMarkdown('t1')).subarray(offsets[1], offsets[2]).toString()).toBe(first[1]);
+    expect(Buffer.from(await markdownOf(cache, 't1')).subarray(offsets[1], offsets[2]).toString()).toBe(first[1]);
     // The session grew: pages 1 and 2 are kept, page 3 grew, page 4 is new; the header's totals changed.
     const asked: number[] = [];
     const grown = (i: number) => (asked.push(i), i < 2 ? undefined : ['', '', '\n### Prompt 3, grown\n', '\n### Prompt 4\n'][i]);
     await cache.startWrite('t2');
     await cache.write('t2', rendered(['a', 'b', 'c', 'd']), { header: '## Title — 4 prompts\n', pageCount: 4, page: grown, from: { key: 't1', pages: offsets } }, { problems: [] });
-    expect(await cache.readMarkdown('t2')).toBe(`## Title — 4 prompts\n${first[0]}${first[1]}\n### Prompt 3, grown\n\n### Prompt 4\n`);
+    expect(await markdownOf(cache, 't2')).toBe(`## Title — 4 prompts\n${first[0]}${first[1]}\n### Prompt 3, grown\n\n### Prompt 4\n`);
     expect(asked).toEqual([0, 1, 2, 3]);
     // Kept again by the next render, from a twin that was itself partly copied.
     await cache.startWrite('t3');
     await cache.write('t3', rendered(['a', 'b', 'c', 'd']), { header: '## Title\n', pageCount: 4, page: () => undefined, from: { key: 't2', pages: (await cache.readTwinPages('t2'))! } }, { problems: [] });
-    expect(await cache.readMarkdown('t3')).toBe(`## Title\n${first[0]}${first[1]}\n### Prompt 3, grown\n\n### Prompt 4\n`);
+    expect(await markdownOf(cache, 't3')).toBe(`## Title\n${first[0]}${first[1]}\n### Prompt 3, grown\n\n### Prompt 4\n`);
     expect(cache.has('t3')).toBe(true);
   });
 

@@ -17,7 +17,7 @@ export async function getStaticPaths() {
   }));
 }
 
-export const GET: APIRoute = async ({ props }) =>
-  new Response(await createRenderCache(config.cacheDir).readMarkdown(String(props.cacheKey)), {
+export const GET: APIRoute = ({ props }) =>
+  new Response(createRenderCache(config.cacheDir).markdownStream(String(props.cacheKey)), {
     headers: { 'Content-Type': 'text/markdown; charset=utf-8' },
   });
