@@ -110,11 +110,11 @@ export function createHeapGrowthGuard(options: HeapGrowthOptions = {}): HeapGrow
       if (set === undefined && rss() > above) guard.bound();
       return set !== undefined;
     },
-    bound(tighter = percent) {
-      checkPercent(tighter);
-      if (set === undefined || tighter < set) {
-        setFlag(`--heap-growing-percent=${tighter}`);
-        set = tighter;
+    bound(wanted = percent) {
+      checkPercent(wanted);
+      if (set === undefined || wanted < set) {
+        setFlag(`--heap-growing-percent=${wanted}`);
+        set = wanted;
       }
       guard.stop();
     },
