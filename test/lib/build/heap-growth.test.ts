@@ -72,13 +72,11 @@ describe('the heap growth guard', () => {
     expect(peak / live).toBeLessThan(3);
   }, 60_000);
 
-  it("bounded for a large session by the loader's thread, holds a worker thread's heap too; unbounded, the same work's heap grows to several times what is alive", () => {
-    const bound = run('bound', THREAD_PROGRAM);
-    const free = run('default', THREAD_PROGRAM);
-    expect(bound.live).toBeGreaterThan(100e6);
-    // Measured here: about 2.0 bound, 3.5 to 4.2 unbounded.
-    expect(bound.peak / bound.live).toBeLessThan(2.6);
-    expect(free.peak / free.live).toBeGreaterThan(3);
+  it("bounded for a large session by the loader's thread, holds a worker thread's heap too", () => {
+    const { peak, live } = run('bound', THREAD_PROGRAM);
+    expect(live).toBeGreaterThan(100e6);
+    // Measured here: about 2.0 bound; 3.5 to 4.2 with the bound left out (V8's own factor, which a test cannot rely on).
+    expect(peak / live).toBeLessThan(2.6);
   }, 60_000);
 
   it('sets the bound once, when the process first passes the threshold, and never below it', () => {
