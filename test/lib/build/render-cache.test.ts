@@ -25,6 +25,14 @@ describe('render cache', () => {
     await expect(markdownOf(cache, 'no-such-render')).rejects.toThrow();
   });
 
+  it("serves a long session's anchor map as it was written, and fails for a render without one", async () => {
+    const cache = createRenderCache(dir);
+    const anchorMap = { keyLength: 6, pages: ['a1b2c3 d4e5f6', '0f1e2d'] };
+    await cache.write('with-anchors', rendered(['a', 'b', 'c']), '## T\n', { problems: [], anchorMap });
+    expect(await new Response(cache.anchorMapStream('with-anchors')).json()).toEqual(anchorMap);
+    await expect(new Response(cache.anchorMapStream('k-none')).text()).rejects.toThrow();
+  });
+
   it('keeps a session\'s Markdown beside its pages, and counts a render without it as missing', async () => {
     const cache = createRenderCache(dir);
     expect(cache.has('k1')).toBe(false);

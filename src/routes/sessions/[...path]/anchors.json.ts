@@ -20,7 +20,7 @@ export async function getStaticPaths() {
     }));
 }
 
-export const GET: APIRoute = async ({ props }) =>
-  new Response(await createRenderCache(config.cacheDir).readAnchorMap(String(props.cacheKey)), {
+export const GET: APIRoute = ({ props }) =>
+  new Response(createRenderCache(config.cacheDir).anchorMapStream(String(props.cacheKey)), {
     headers: { 'Content-Type': 'application/json; charset=utf-8' },
   });
