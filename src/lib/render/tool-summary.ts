@@ -6,7 +6,7 @@
  */
 import { countOf, formatCount, formatDuration } from '../format.js';
 import type { ToolCall } from '../transcript/types.js';
-import { byToolName, cleanResultText, computeHunks, keptOutput, lineCount, num, obj, parseMcpName, patchHunks, resultText, str, structured, type Hunk } from './tool-data.js';
+import { byToolName, cleanResultText, countLines, editLineCounts, keptOutput, lineCount, num, obj, parseMcpName, patchHunks, resultText, str, structured, type Hunk, type LineCounts } from './tool-data.js';
 import { ROW_SUMMARIES } from './tools/row-summaries.js';
 
 export interface ToolSummary {
@@ -64,15 +64,12 @@ function errorText(call: ToolCall): string {
 
 /** Counts added and removed lines of diff hunks: "+12 −4". */
 export function diffStat(hunks: Hunk[]): string | undefined {
-  let add = 0;
-  let del = 0;
-  for (const h of hunks) {
-    for (const l of h.lines) {
-      if (l[0] === '+') add++;
-      else if (l[0] === '-') del++;
-    }
-  }
-  return add || del ? `+${formatCount(add)} −${formatCount(del)}` : undefined;
+  return statText(countLines(hunks));
+}
+
+/** Added and removed lines as a row says them: "+12 −4"; nothing for none. */
+function statText({ added, removed }: LineCounts): string | undefined {
+  return added || removed ? `+${formatCount(added)} −${formatCount(removed)}` : undefined;
 }
 
 function filePath(call: ToolCall): string | undefined {
@@ -129,17 +126,21 @@ const read: Summarizer = (call) => {
 
 const edit: Summarizer = (call) => {
   const s = structured(call);
-  let hunks = patchHunks(s?.structuredPatch);
-  if (!hunks.length) hunks = computeHunks(str(call.input.old_string) ?? str(s?.oldString) ?? '', str(call.input.new_string) ?? str(s?.newString) ?? '');
-  return { target: filePath(call), outcome: diffStat(hunks) ?? 'no change' };
+  const hunks = patchHunks(s?.structuredPatch);
+  const counts = hunks.length ? countLines(hunks) : editLineCounts(str(call.input.old_string) ?? str(s?.oldString) ?? '', str(call.input.new_string) ?? str(s?.newString) ?? '', call);
+  return { target: filePath(call), outcome: statText(counts) ?? 'no change' };
 };
 
 const multiEdit: Summarizer = (call) => {
   const s = structured(call);
   const edits = Array.isArray(call.input.edits) ? call.input.edits.map(obj).filter((e): e is Record<string, unknown> => !!e) : [];
-  let hunks = patchHunks(s?.structuredPatch);
-  if (!hunks.length) hunks = edits.flatMap((e) => computeHunks(str(e.old_string) ?? '', str(e.new_string) ?? ''));
-  return { target: filePath(call), outcome: [countOf(edits.length, 'edit'), diffStat(hunks)].filter(Boolean).join(' · ') };
+  const hunks = patchHunks(s?.structuredPatch);
+  const counts = hunks.length
+    ? countLines(hunks)
+    : edits
+        .map((e) => editLineCounts(str(e.old_string) ?? '', str(e.new_string) ?? '', e))
+        .reduce((sum, c) => ({ added: sum.added + c.added, removed: sum.removed + c.removed }), { added: 0, removed: 0 });
+  return { target: filePath(call), outcome: [countOf(edits.length, 'edit'), statText(counts)].filter(Boolean).join(' · ') };
 };
 
 const write: Summarizer = (call) => {

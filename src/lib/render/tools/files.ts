@@ -314,7 +314,7 @@ export function renderEdit(call: ToolCall, ctx: RenderContext): SafeHtml {
   const lang = languageForPath(path);
   const s = structured(call);
   let hunks = patchHunks(s?.structuredPatch);
-  if (!hunks.length) hunks = computeHunks(str(call.input.old_string) ?? str(s?.oldString) ?? '', str(call.input.new_string) ?? str(s?.newString) ?? '');
+  if (!hunks.length) hunks = computeHunks(str(call.input.old_string) ?? str(s?.oldString) ?? '', str(call.input.new_string) ?? str(s?.newString) ?? '', call);
   const badges = call.input.replace_all === true ? html`<span class="badge">replace all</span>` : html``;
   return toolFrame(call, ctx, { summary: pathHtml(path), input: renderHunks(hunks, lang), badges, output: resultOutput(call) });
 }
@@ -331,7 +331,7 @@ export function renderMultiEdit(call: ToolCall, ctx: RenderContext): SafeHtml {
     input = renderHunks(recorded, lang);
   } else {
     input = joinHtml(
-      edits.map((e, i) => html`<div class="edit-item"><div class="edit-label">Edit ${i + 1} of ${edits.length}${e.replace_all === true ? ' · replace all' : ''}</div>${renderHunks(computeHunks(str(e.old_string) ?? '', str(e.new_string) ?? ''), lang)}</div>`),
+      edits.map((e, i) => html`<div class="edit-item"><div class="edit-label">Edit ${i + 1} of ${edits.length}${e.replace_all === true ? ' · replace all' : ''}</div>${renderHunks(computeHunks(str(e.old_string) ?? '', str(e.new_string) ?? '', e), lang)}</div>`),
     );
   }
   const summary = html`${pathHtml(path)} <span class="muted">${edits.length} edit${edits.length === 1 ? '' : 's'}</span>`;
