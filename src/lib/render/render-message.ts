@@ -19,7 +19,7 @@
 import { formatCount } from '../format.js';
 import { agentsIn } from '../transcript/entries.js';
 import type { AssistantMessage, CompactionMessage, ContentBlock, Message, SystemMessage, ToolCall, UserMessage } from '../transcript/types.js';
-import type { RenderContext, RenderContextOptions } from './context.js';
+import type { RenderContext, RenderContextOptions, RepeatKey } from './context.js';
 import { ensureLanguages, highlightCode, languageForPath, loadHighlighter, withDeferredHighlighting } from './highlight.js';
 import { collectFenceLanguages } from './markdown.js';
 import { attachmentView, collectAttachmentLanguages, markerView } from './attachments.js';
@@ -34,7 +34,14 @@ import { obj, str } from './tool-data.js';
 
 export type { RenderContext, RenderContextOptions } from './context.js';
 
-type ResolvedOptions = Required<Omit<RenderContextOptions, 'turns' | 'finalSanitize'>> & { promptNumber: (uuid: string) => number | undefined; shown: Map<string, string> };
+type ResolvedOptions = Required<Omit<RenderContextOptions, 'turns' | 'finalSanitize'>> & { promptNumber: (uuid: string) => number | undefined; shown: Map<string, ShownBlock[]> };
+
+/** A block shown on the page, by its repeat key's head (`RenderContext.shownBefore`): `full` once it was needed (null: too short to link). */
+interface ShownBlock {
+  id: string;
+  key: RepeatKey;
+  full?: string | null;
+}
 
 /** Builds a context at a given depth; `renderMessages` renders one level deeper. */
 function contextAt(options: ResolvedOptions, depth: number): RenderContext {
@@ -45,10 +52,21 @@ function contextAt(options: ResolvedOptions, depth: number): RenderContext {
     indexThinking: options.indexThinking,
     depth,
     promptNumber: depth === 0 ? options.promptNumber : () => undefined,
-    shownBefore(markup: string, id: string): string | undefined {
-      const earlier = options.shown.get(markup);
-      if (earlier === undefined) options.shown.set(markup, id);
-      return earlier;
+    shownBefore(key: RepeatKey, id: string): string | undefined {
+      const same = options.shown.get(key.head);
+      if (!same) {
+        options.shown.set(key.head, [{ id, key }]);
+        return undefined;
+      }
+      const full = key.full();
+      if (full === undefined) return undefined;
+      // The first block of this head that is the same block, each one's whole made at most once.
+      for (const earlier of same) {
+        if (earlier.full === undefined) earlier.full = earlier.key.full() ?? null;
+        if (earlier.full === full) return earlier.id;
+      }
+      same.push({ id, key, full });
+      return undefined;
     },
     renderMessages(messages: Message[], nested: { answer?: string } = {}): SafeHtml {
       const inner: RenderContext = { ...contextAt(options, depth + 1), answerShownBelow: nested.answer };
@@ -88,7 +106,7 @@ export function createRenderContext(options: RenderContextOptions): RenderContex
       return n;
     };
   }
-  const shown = new Map<string, string>();
+  const shown = new Map<string, ShownBlock[]>();
   const ctx = contextAt(
     {
       emitAsset: options.emitAsset,

@@ -111,6 +111,25 @@ describe('tool calls as rows', () => {
     expect(doc.getElementById(`t-${read.id}`)?.querySelector('.repeat')).toBeNull();
     expect(second.textContent!.length).toBeLessThan(doc.getElementById(`t-${read.id}`)!.textContent!.length / 4);
   });
+
+  it('looks at the whole of a long output to find its repeat only when another call on the page had the same input', async () => {
+    const read = firstCall('Read', (c) => !!c.result && !c.result.isError && typeof tur(c)?.file?.content === 'string' && tur(c).file.content.length > 3000);
+    let serialised = 0;
+    // The structured result says when it is serialised; the page reads its fields, never its JSON, apart from the repeat check.
+    const counted = (id: string, path: string) => {
+      const data = { ...tur(read), file: { ...tur(read).file, filePath: path } };
+      Object.defineProperty(data, 'toJSON', { enumerable: false, value: () => (serialised++, { ...data }) });
+      return { ...read, id, input: { ...read.input, file_path: path }, result: { ...read.result!, toolUseResult: data } };
+    };
+    const page = createRenderContext({ emitAsset: () => '/a.png' });
+    const first = counted(`${read.id}a`, '/repo/a.ts');
+    await prepareMessages([withCall(first)]);
+    renderTranscript([withCall(first), withCall(counted(`${read.id}b`, '/repo/b.ts'))], page);
+    expect(serialised, 'two files read once each: no output is a repeat').toBe(0);
+    const doc = parse(renderTranscript([withCall(counted(`${read.id}c`, '/repo/c.ts')), withCall(counted(`${read.id}d`, '/repo/c.ts'))], page));
+    expect(serialised, 'one file read twice: both outputs looked at').toBe(2);
+    expect(doc.getElementById(`t-${read.id}d`)?.querySelector('.repeat a')?.getAttribute('href')).toBe(`#t-${read.id}c`);
+  });
 });
 
 describe('long output', () => {

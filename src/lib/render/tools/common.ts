@@ -5,7 +5,7 @@
 import { formatCount, formatSize } from '../../format.js';
 import { imageFormatOf } from '../../redact/image-metadata.js';
 import type { ContentBlock, ToolCall } from '../../transcript/types.js';
-import { COLLAPSE_LINES, type RenderContext } from '../context.js';
+import { COLLAPSE_LINES, type RenderContext, type RepeatKey } from '../context.js';
 import { highlightCode, highlightTerminal, stripAnsi } from '../highlight.js';
 import { markdownToUnsanitizedHtml } from '../markdown.js';
 import { summarizeToolCall } from '../tool-summary.js';
@@ -289,14 +289,29 @@ export function toolFrame(call: ToolCall, ctx: RenderContext, parts: FrameParts)
 /**
  * What a block is drawn from: the same tool, input and result draw the same
  * block. (Its markup cannot be compared: deferred highlighting leaves numbered
- * placeholders in it until the message is finished.)
+ * placeholders in it until the message is finished.) The head is the tool and
+ * its input; the whole adds what the block shows besides, made only when asked
+ * (see `RepeatKey`).
  */
-function repeatKey(call: ToolCall, what: 'input' | 'output'): string {
+function repeatKey(call: ToolCall, what: 'input' | 'output'): RepeatKey {
   const s = structured(call);
+  const whole =
+    what === 'input'
+      ? () => [what, call.name, call.input, s?.structuredPatch ?? null, s?.type ?? null]
+      : () => [what, call.name, call.input, call.result?.content ?? null, call.result?.isError ?? null, s ?? null];
+  return {
+    head: serialized(call, what, [what, call.name, call.input]),
+    full() {
+      const key = serialized(call, what, whole());
+      return key.length < REPEAT_MIN_CHARS ? undefined : key;
+    },
+  };
+}
+
+/** `value` as JSON, or a key of the call alone when it cannot be (a value JSON does not hold): the block is then never a repeat. */
+function serialized(call: ToolCall, what: 'input' | 'output', value: unknown): string {
   try {
-    return what === 'input'
-      ? JSON.stringify([what, call.name, call.input, s?.structuredPatch ?? null, s?.type ?? null])
-      : JSON.stringify([what, call.name, call.input, call.result?.content ?? null, call.result?.isError ?? null, s ?? null]);
+    return JSON.stringify(value);
   } catch {
     return `${what}:${call.id}`;
   }
@@ -313,9 +328,7 @@ const REPEAT_MIN_CHARS = 1500;
 function onceOnPage(block: SafeHtml, call: ToolCall, ctx: RenderContext, what: 'input' | 'output'): SafeHtml {
   if (!block.value || !ctx.shownBefore) return block;
   // Measured on the data: the markup may still be short placeholders (deferred highlighting).
-  const key = repeatKey(call, what);
-  if (key.length < REPEAT_MIN_CHARS) return block;
-  const earlier = ctx.shownBefore(key, call.id);
+  const earlier = ctx.shownBefore(repeatKey(call, what), call.id);
   if (earlier === undefined || earlier === call.id) return block;
   return html`<p class="tool-message repeat">Same ${what} as <a href="#t-${earlier}">an earlier call</a>; not repeated here.</p>`;
 }
