@@ -172,7 +172,8 @@ export function computeHunks(oldText: string, newText: string, owner?: object): 
 export function editLineCounts(oldText: string, newText: string, owner: object): LineCounts {
   const known = counted.get(owner);
   if (known && known.oldText === oldText && known.newText === newText) return known.counts;
-  return countLines(computeHunks(oldText, newText, owner));
+  const hunks = computeHunks(oldText, newText, owner);
+  return counted.get(owner)?.counts ?? countLines(hunks);
 }
 
 /**
