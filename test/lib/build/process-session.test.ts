@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,9 @@ import { CLEAN_STRINGS_MIN_BYTES, processSession, type SessionJob } from '../../
 import { createRenderCache } from '../../../src/lib/build/render-cache.js';
 import { loadConfig } from '../../../src/schemas/config.js';
 import { fixturePath, fixturesRoot, loadExpect, repoRoot } from '../../helpers/shared.js';
+
+/** A render's twin as the site serves it. */
+const markdownOf = (cache: ReturnType<typeof createRenderCache>, key: string) => new Response(cache.markdownStream(key)).text();
 
 const work = mkdtempSync(join(tmpdir(), 'sp-process-session-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -80,7 +83,7 @@ describe('processSession of a grown session', () => {
     const job = jobOf(dir, cacheDir);
     const cache = createRenderCache(cacheDir);
     expect((await processSession(await job('a'))).ok).toBe(true);
-    expect(readFileSync(join(cache.root, 'a', 'session.md'), 'utf8')).toContain(LEARNT);
+    expect(await markdownOf(cache, 'a')).toContain(LEARNT);
     const kept = await cache.readCleanStrings('a');
     expect(kept?.length).toBeGreaterThan(0);
     // Digests, not text: the words of the session are not in it.
@@ -90,10 +93,10 @@ describe('processSession of a grown session', () => {
     const grown = await processSession(await job('b', 'a'));
     const fresh = await processSession(await job('c'));
     if (!grown.ok || !fresh.ok) throw new Error('not processed');
-    const markdown = readFileSync(join(cache.root, 'b', 'session.md'), 'utf8');
+    const markdown = await markdownOf(cache, 'b');
     expect(markdown).not.toContain(LEARNT);
     expect(markdown).not.toContain(TOKEN);
-    expect(markdown).toBe(readFileSync(join(cache.root, 'c', 'session.md'), 'utf8'));
+    expect(markdown).toBe(await markdownOf(cache, 'c'));
     expect(grown.data.redactions).toEqual(fresh.data.redactions);
     // Its unchanged pages were copied from the last render, and every page is the one a render from scratch makes.
     expect(grown.pagesReused).toBeGreaterThan(0);
@@ -101,7 +104,7 @@ describe('processSession of a grown session', () => {
     for (let page = 1; page <= grown.data.pageCount; page++) {
       expect((await cache.readPage('b', page)).transcript.value).toBe((await cache.readPage('c', page)).transcript.value);
     }
-    expect(existsSync(join(cache.root, 'b', 'clean-strings.bin'))).toBe(true);
+    expect((await cache.readCleanStrings('b'))?.length).toBeGreaterThan(0);
   }, 120_000);
 
   it("takes the Markdown of the pages it keeps from the last render's twin, and writes that of the others", async () => {
@@ -116,15 +119,17 @@ describe('processSession of a grown session', () => {
     expect(offsets).toHaveLength(first.data.pageCount + 1);
     expect(first.data.pageCount).toBeGreaterThan(2);
     // Page 1's Markdown in the last twin, marked at the same length: a copy carries the mark, a render would not.
-    const twinPath = join(cache.root, 'a', 'session.md');
-    const bytes = readFileSync(twinPath);
+    const renderPath = join(cache.root, 'a.render');
+    const bytes = readFileSync(renderPath);
+    const twinStart = bytes.indexOf(Buffer.from(await markdownOf(cache, 'a')));
+    expect(twinStart).toBeGreaterThan(0);
     const mark = Buffer.from('\nMARKED-IN-THE-LAST-TWIN\n');
-    mark.copy(bytes, offsets[0]);
-    writeFileSync(twinPath, bytes);
+    mark.copy(bytes, twinStart + offsets[0]);
+    writeFileSync(renderPath, bytes);
     appendPrompt(file, '0000bbbb-0000-4000-8000-000000000001', 'one more prompt, appended');
     const grown = await processSession(await job('b', 'a'));
     if (!grown.ok) throw new Error('not processed');
-    const markdown = readFileSync(join(cache.root, 'b', 'session.md'), 'utf8');
+    const markdown = await markdownOf(cache, 'b');
     expect(markdown).toContain('MARKED-IN-THE-LAST-TWIN');
     expect(markdown).toContain('one more prompt, appended');
     // The header holds the new totals; the page the prompt landed on was written anew.
@@ -136,7 +141,7 @@ describe('processSession of a grown session', () => {
     // But for the mark (at the start of page 1, after the new header), it is what a render from scratch writes.
     const fresh = await processSession(await job('c'));
     if (!fresh.ok) throw new Error('not processed');
-    const clean = readFileSync(join(cache.root, 'c', 'session.md'));
+    const clean = Buffer.from(await markdownOf(cache, 'c'));
     const unmarked = Buffer.from(markdown);
     expect(unmarked.subarray(after[0], after[0] + mark.length).equals(mark)).toBe(true);
     clean.copy(unmarked, after[0], after[0], after[0] + mark.length);

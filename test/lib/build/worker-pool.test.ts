@@ -39,8 +39,8 @@ const job = (cacheDir: string): SessionJob => ({
 });
 /** Every file the render cache holds for a session, by name. */
 const rendered = (cacheDir: string) => {
-  const dir = join(cacheDir, 'sessionpress', 'k');
-  return Object.fromEntries(readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+  const dir = join(cacheDir, 'sessionpress');
+  return Object.fromEntries(readdirSync(dir).filter((f) => f.startsWith('k.')).sort().map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
 };
 
 /** Runs `threaded` on the pool (then closes it) and `plain` in this thread: the same data and the same render cache files. */
