@@ -7,6 +7,7 @@ import type { Plugin } from 'vite';
 import type { BuildLogger } from '../lib/build/build-logger.js';
 import type { DeferredFinish, OutDirJob } from '../lib/build/finish-plan.js';
 import type { OutputLedger } from '../lib/fs/output-ledger.js';
+import { allowCrossDeviceRename, movesAcrossDevices } from '../lib/fs/cross-device-rename.js';
 import { isSymlink } from '../lib/fs/safe-path.js';
 import { listFiles, mapLimit, removeEmptyFolders } from '../lib/fs/parallel.js';
 
@@ -42,6 +43,7 @@ export function outDirIntegration(ledger: OutputLedger, deferred?: DeferredFinis
   let outDir = '';
   let publicDir = '';
   const statePath = () => join(cacheDir, STATE_FILE);
+  let restoreRename: (() => void) | undefined;
   return {
     name: 'sessionpress-out-dir',
     hooks: {
@@ -66,8 +68,15 @@ export function outDirIntegration(ledger: OutputLedger, deferred?: DeferredFinis
           logger.debug(`emptying ${outDir}: the last build of this cache wrote ${last.outDir ?? 'nothing'}`);
           await emptyFolder(outDir);
         }
+        // An output folder on another disk: Astro's move of its assets into it would fail (cross-device-rename.ts).
+        if (movesAcrossDevices(outDir, process.cwd())) {
+          logger.debug(`${outDir} is on another file system than ${process.cwd()}: Astro's assets are copied there`);
+          restoreRename = allowCrossDeviceRename();
+        }
       },
       'astro:build:done': async ({ dir, assets, logger }) => {
+        restoreRename?.();
+        restoreRename = undefined;
         const root = fileURLToPath(dir).replace(/[\\/]$/, '');
         for (const urls of assets.values()) ledger.add(...urls.map((u) => fileURLToPath(u)));
         if (existsSync(publicDir)) ledger.add(...(await listFiles(publicDir)).map((f) => join(root, relative(publicDir, f))));
