@@ -172,8 +172,9 @@ export function computeHunks(oldText: string, newText: string, owner?: object): 
 export function editLineCounts(oldText: string, newText: string, owner: object): LineCounts {
   const known = counted.get(owner);
   if (known && known.oldText === oldText && known.newText === newText) return known.counts;
-  const hunks = computeHunks(oldText, newText, owner);
-  return counted.get(owner)?.counts ?? countLines(hunks);
+  // Drawn now instead: computeHunks keeps the counts with the owner.
+  computeHunks(oldText, newText, owner);
+  return counted.get(owner)!.counts;
 }
 
 /**
