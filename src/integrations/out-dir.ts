@@ -7,12 +7,16 @@ import type { Plugin } from 'vite';
 import type { BuildLogger } from '../lib/build/build-logger.js';
 import type { DeferredFinish, OutDirJob } from '../lib/build/finish-plan.js';
 import type { OutputLedger } from '../lib/fs/output-ledger.js';
-import { allowCrossDeviceRename, movesAcrossDevices } from '../lib/fs/cross-device-rename.js';
+import { allowCrossDeviceRename, deviceOf, movesAcrossDevices } from '../lib/fs/cross-device-rename.js';
+import { linkPageCopies } from '../lib/fs/linked-page-copies.js';
 import { isSymlink } from '../lib/fs/safe-path.js';
 import { listFiles, mapLimit, removeEmptyFolders } from '../lib/fs/parallel.js';
 
 /** Kept in Astro's cache folder: the output folder the last build wrote. */
 const STATE_FILE = 'sessionpress-out-dir.json';
+
+/** Where in its cache folder Astro's incremental build keeps a copy of each page it renders (its `INCREMENTAL_OUTPUT_DIR`). */
+const ASTRO_PAGE_COPIES = 'dist';
 
 /**
  * Keeps the output folder between builds instead of letting Astro empty it
@@ -44,6 +48,7 @@ export function outDirIntegration(ledger: OutputLedger, deferred?: DeferredFinis
   let publicDir = '';
   const statePath = () => join(cacheDir, STATE_FILE);
   let restoreRename: (() => void) | undefined;
+  let restoreWrites: (() => void) | undefined;
   return {
     name: 'sessionpress-out-dir',
     hooks: {
@@ -73,10 +78,15 @@ export function outDirIntegration(ledger: OutputLedger, deferred?: DeferredFinis
           logger.debug(`${outDir} is on another file system than ${process.cwd()}: Astro's assets are copied there`);
           restoreRename = allowCrossDeviceRename();
         }
+        // Astro's copy of each page it renders, for later builds: a link to the page, not a second file (linked-page-copies.ts).
+        const copies = join(cacheDir, ASTRO_PAGE_COPIES);
+        if (deviceOf(copies) === deviceOf(outDir)) restoreWrites = linkPageCopies(outDir, copies);
       },
       'astro:build:done': async ({ dir, assets, logger }) => {
         restoreRename?.();
         restoreRename = undefined;
+        restoreWrites?.();
+        restoreWrites = undefined;
         const root = fileURLToPath(dir).replace(/[\\/]$/, '');
         for (const urls of assets.values()) ledger.add(...urls.map((u) => fileURLToPath(u)));
         if (existsSync(publicDir)) ledger.add(...(await listFiles(publicDir)).map((f) => join(root, relative(publicDir, f))));

@@ -40,6 +40,21 @@ function listedPages(log: string): Set<string> {
   return new Set([...plain.matchAll(/├─ (\/\S+)/g)].map((m) => m[1]));
 }
 
+/**
+ * The pages of a site built by `buildSite` (its cache beside it) whose copy in Astro's cache is not
+ * the same file as the page (src/lib/fs/linked-page-copies.ts); every page has one.
+ */
+function pagesNotLinkedToCopies(out: string): string[] {
+  const copies = join(`${out}-cache`, 'dist');
+  return sessionPages(out)
+    .filter((p) => p.endsWith('.html'))
+    .filter((p) => {
+      const page = statSync(join(out, p));
+      const copy = existsSync(join(copies, p)) ? statSync(join(copies, p)) : undefined;
+      return copy?.ino !== page.ino || copy.dev !== page.dev;
+    });
+}
+
 /** Path → sha256 of every file of a built site. */
 function digestTree(dir: string): Map<string, string> {
   return new Map(listFiles(dir).map((f) => [relative(dir, f), createHash('sha256').update(readFileSync(f)).digest('hex')]));
@@ -116,6 +131,8 @@ describe('incremental page rendering', () => {
     expect(all.some((p) => /\/2\/index\.html$/.test(p)), 'some session has a second page').toBe(true);
     expect(reusedPages(cold.log).size).toBe(0);
     expect([...listedPages(cold.log)].filter((p) => p.startsWith('/sessions/')).sort()).toEqual(all);
+    // Astro keeps a copy of every page it renders, for later builds: one file with the page, not a second one.
+    expect(pagesNotLinkedToCopies(out)).toEqual([]);
 
     // Nothing changed: every session page is reused, none rendered. The output folder is kept between
     // builds (src/integrations/out-dir.ts), so anything the build did not produce must go.
@@ -157,6 +174,7 @@ describe('incremental page rendering', () => {
     expect(rendered.every((p) => p.includes(`/${changedId}/`)), rendered.join(', ')).toBe(true);
     expect(all.filter((p) => p.includes(`/${changedId}/`))).toEqual(rendered);
     expect(readFileSync(join(out, rendered.find((p) => p.endsWith(`/${changedId}/index.html`))!), 'utf8')).toContain('wombatzebra');
+    expect(pagesNotLinkedToCopies(out)).toEqual([]);
     // Of the project and insights pages, only the changed session's project's two are rendered again.
     const ownProject = groups.find((p) => p.startsWith('/projects/') && readFileSync(join(out, p), 'utf8').includes(`/${changedId}/`))!;
     expect(ownProject, 'the project page listing the changed session').toBeTruthy();

@@ -14,9 +14,14 @@ export function movesAcrossDevices(outDir: string, workingFolder: string): boole
   const out = resolve(outDir);
   // Astro's own test (`getOutDirWithinCwd`): a plain prefix of the path.
   if (out.startsWith(workingFolder)) return false;
-  let existing = out;
+  return deviceOf(out) !== deviceOf(workingFolder);
+}
+
+/** The file system a path is on, or would be on once created: that of its nearest existing folder. */
+export function deviceOf(path: string): number {
+  let existing = resolve(path);
   while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
-  return statSync(existing).dev !== statSync(workingFolder).dev;
+  return statSync(existing).dev;
 }
 
 /**
