@@ -15,7 +15,9 @@
  *
  * - `--scale N` builds the default corpus and N times it, one after the other.
  * - `--runs N` repeats every size N times (each run cold again) and prints the
- *   median with the spread (lowest–highest) of each figure.
+ *   median with the spread (lowest–highest) of each figure. A cold run starts
+ *   with no cache and no output, every tool's: the last run's are moved aside
+ *   into `<out>/trash`, and deleted when the bench ends (scripts/lib/bench/set-aside.ts).
  * - `--big` builds one generated session of `--big-mb` MB (default 630) alone,
  *   with one more phase: the same session with 1 MB of lines appended (target:
  *   under 10 s for the 630 MB session).
@@ -25,7 +27,7 @@
  *   build, and the ratios are printed.
  */
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchRedaction } from './lib/bench-redaction.js';
@@ -34,6 +36,7 @@ import { makeCopies } from './lib/bench/corpus.js';
 import { makeLargeSession } from './lib/bench/large-session.js';
 import { folderBytes, measureRun, phaseFigures, SAMPLE_MS, type PhaseFigures, type PhaseMarker, type RunFigures } from './lib/bench/measure.js';
 import { heaviestPages, type PageWeight } from './lib/bench/page-weight.js';
+import { emptyTrash, setAside, trashOf } from './lib/bench/set-aside.js';
 
 const repo = resolve(import.meta.dirname, '..');
 
@@ -145,6 +148,8 @@ async function main(): Promise<void> {
     printSize(result);
   }
   if (results.length > 1) printScaling(results);
+  // Only now, with nothing left to measure, are the earlier runs' files deleted (set-aside.ts).
+  await emptyTrash(trashOf(benchDir));
 }
 
 /** The corpora to build, in order: `--source`, the generated big session, or the default corpus and its `--scale` multiple (made once each). */
@@ -212,8 +217,9 @@ async function benchSize(name: string, source: string, inputBytes: number, bench
   const empty = () => ({ cold: [], unchanged: [], 'one appended': [], 'one changed': [] }) as Record<Phase, never[]>;
   const result: SizeResult = { name, inputBytes, ours: empty(), peers: new Map(peers.map((p) => [p.name, empty()])), pages: { bytes: [], elements: [], over: [] } };
   for (let run = 1; run <= runs; run++) {
-    await rm(cacheDir, { recursive: true, force: true });
-    await rm(dist, { recursive: true, force: true });
+    // Moved aside, not deleted: a mass deletion makes the next files created cost more (set-aside.ts).
+    await setAside(cacheDir, trashOf(benchDir));
+    await setAside(dist, trashOf(benchDir));
     for (const p of peers) await p.reset();
     // Every run starts from the session as generated: the last run, or the last bench, appended to it and edited it
     // (had the first run started from an edited file, its append would have rewritten the edited first prompt).

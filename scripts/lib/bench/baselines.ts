@@ -7,13 +7,14 @@
  * source repositories (simonw/claude-code-transcripts, iansherr/claude-code-log, lepture/mistune).
  */
 import { existsSync } from 'node:fs';
-import { cp, rm } from 'node:fs/promises';
+import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { folderBytes, measureRun, type RunFigures } from './measure.js';
+import { setAside, trashOf } from './set-aside.js';
 
 export interface Baseline {
   name: string;
-  /** Prepares a cold run (removes earlier output and caches). */
+  /** Prepares a cold run (moves earlier output and caches aside: see set-aside.ts). */
   reset(): Promise<void>;
   /** Runs the tool once over the corpus. */
   run(): Promise<RunFigures>;
@@ -48,7 +49,7 @@ export function cctBaseline(bin: string, source: string, work: string): Baseline
   return {
     name: 'claude-code-transcripts',
     source,
-    reset: () => rm(out, { recursive: true, force: true }),
+    reset: () => setAside(out, trashOf(work)),
     run: () => measureRun(bin, ['all', '-s', source, '-o', out, '--include-agents', '-q'], { cwd: work }),
     outputBytes: async () => (await folderBytes(out)).bytes,
   };
@@ -64,7 +65,7 @@ export function cclBaseline(bin: string, source: string, work: string): Baseline
     name: 'claude-code-log',
     source: copy,
     async reset() {
-      await rm(copy, { recursive: true, force: true });
+      await setAside(copy, trashOf(work));
       await cp(source, copy, { recursive: true });
     },
     run: () => measureRun(bin, ['--all-projects', copy], { cwd: work }),
