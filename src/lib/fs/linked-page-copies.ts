@@ -6,32 +6,35 @@ import { fileURLToPath } from 'node:url';
 type WriteFile = typeof fs.promises.writeFile;
 
 /**
- * Makes Astro's second copy of each page it renders a hard link to the first,
- * until the returned function is called.
+ * Makes Astro's copies of the pages it renders hard links to the pages, until
+ * the returned function is called.
  *
  * Astro's incremental build (`experimental.incrementalBuild`) writes every page
  * it renders twice, the same bytes each time: into the output folder
  * (`outDir`), then into its cache (`copies`, `<cacheDir>/dist/`), from which a
- * later build restores a page missing from the output folder. On the bench
- * corpus that second copy was 3,021 more files and 133 MB more on disk, on the
- * generated 630 MB session 1,543 files and 467 MB. Each is a new file, and
- * creating one is what Astro's page step spends its kernel time on: on ext4
- * after many files were freed, a third of a cold build's page step went to
- * finding free inodes.
+ * later build restores a page missing from the output folder. On the
+ * bench corpus that second copy was 3,021 more files and 133 MB more on disk,
+ * on the generated 630 MB session 1,543 files and 467 MB. Each is a new file,
+ * and creating one is what Astro's page step spends its kernel time on: on
+ * ext4 after many files were freed, a third of a cold build's page step went
+ * to finding free inodes.
  *
- * A write of bytes into `copies` whose very bytes (the same `Buffer`, as Astro
- * passes it to both writes) were just written to a regular file in `outDir` is
- * made a link to that file instead, put in place whole (linked beside it, then
- * renamed over it: a file there, which may be linked to an older page, is never
- * written into). Anything else, and any link that fails (another disk, a file
- * system without links), is written as it was. Both names then hold the same
- * file: Astro writes a page again in place only when it renders it again, and
- * then writes the copy again too, so the copy never differs from its page for
- * longer than that write; whatever replaces a page with a new file (the
- * encrypted archive does) leaves the copy as Astro wrote it.
+ * - A write of bytes into `copies` whose very bytes (the same `Buffer`, as
+ *   Astro passes it to both writes) were just written to a regular file in
+ *   `outDir` is made a link to that file.
+ * - A page written again while another name holds its file (its copy) is
+ *   written as a new file, not into that one: the copy keeps what the last
+ *   successful build wrote until Astro writes it again (a build that fails
+ *   half-way leaves it as it was).
+ *
+ * A link is put in place whole: made beside its destination, then renamed
+ * over it, so a file there, which may be linked to something else, is never
+ * written into. Anything else, and any link that fails (another disk, a file
+ * system without links), is done as it was. What replaces a page with a new
+ * file (the encrypted archive does) leaves its copy as Astro wrote it.
  */
 export function linkPageCopies(outDir: string, copies: string): () => void {
-  const original = fs.promises.writeFile;
+  const originalWrite = fs.promises.writeFile;
   // The bytes of each page written into the output folder, by the Buffer that held them, until Astro copies them.
   const written = new WeakMap<object, string>();
   const writeFile = (async (file, data, options) => {
@@ -40,13 +43,34 @@ export function linkPageCopies(outDir: string, copies: string): () => void {
       const page = written.get(data);
       if (page !== undefined && (await linkInPlace(page, path, (data as Uint8Array).byteLength))) return;
     }
-    await original(file, data, options);
-    if (path !== undefined && data instanceof Uint8Array && isInside(outDir, path)) written.set(data, path);
+    const page = path !== undefined && data instanceof Uint8Array && isInside(outDir, path);
+    // A page whose file another name holds (its copy in the cache) is written anew, never into that file.
+    if (page && (await linkCount(path)) > 1) await replaceWhole(originalWrite, path, data, options);
+    else await originalWrite(file, data, options);
+    if (page) written.set(data, path);
   }) as WriteFile;
   fs.promises.writeFile = writeFile;
   return () => {
-    if (fs.promises.writeFile === writeFile) fs.promises.writeFile = original;
+    if (fs.promises.writeFile === writeFile) fs.promises.writeFile = originalWrite;
   };
+}
+
+/** How many names a file has (0 when there is none at `path`, or it is not a regular file). */
+async function linkCount(path: string): Promise<number> {
+  const stat = await fs.promises.lstat(path).catch(() => undefined);
+  return stat?.isFile() ? stat.nlink : 0;
+}
+
+/** Writes `data` (with `write`, Node's own) to a new file beside `path` and renames it over `path`. */
+async function replaceWhole(write: WriteFile, path: string, data: Uint8Array, options: Parameters<WriteFile>[2]): Promise<void> {
+  const beside = besideName(path, 'part');
+  try {
+    await write(beside, data, { ...(typeof options === 'object' && options ? options : {}), flag: 'wx' });
+    await fs.promises.rename(beside, path);
+  } catch (error) {
+    await fs.promises.rm(beside, { force: true }).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** The path a `writeFile` call names, when it names one (not a file handle). */
@@ -70,7 +94,7 @@ function isInside(dir: string, path: string): boolean {
 async function linkInPlace(page: string, target: string, bytes: number): Promise<boolean> {
   const stat = await fs.promises.lstat(page).catch(() => undefined);
   if (!stat?.isFile() || stat.size !== bytes) return false;
-  const beside = `${target}.${randomBytes(6).toString('hex')}.link`;
+  const beside = besideName(target, 'link');
   try {
     await fs.promises.link(page, beside);
     await fs.promises.rename(beside, target);
@@ -79,4 +103,9 @@ async function linkInPlace(page: string, target: string, bytes: number): Promise
     await fs.promises.rm(beside, { force: true }).catch(() => undefined);
     return false;
   }
+}
+
+/** A new name beside `path`, for a file to rename over it. */
+function besideName(path: string, kind: string): string {
+  return `${path}.${randomBytes(6).toString('hex')}.${kind}`;
 }

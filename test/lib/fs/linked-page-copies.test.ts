@@ -49,9 +49,27 @@ describe("Astro's copy of each page it renders", () => {
     await writePage('a/other.html', Buffer.from('<p>three</p>'));
     expect(sameFile(join(out, 'a/other.html'), join(copies, 'a/other.html'))).toBe(false);
     expect(readFileSync(join(copies, 'a/other.html'), 'utf8')).toBe('<p>three</p>');
-    // A page Astro renders again is written in place, through both names, then copied again: the copy holds it.
+    // Without the links a page rendered again is written in place, through both names, as Node writes it.
     await writePage('a/index.html', Buffer.from('<p>four</p>'));
     expect(readFileSync(join(copies, 'a/index.html'), 'utf8')).toBe('<p>four</p>');
+  });
+
+  it("writes a page rendered again as a new file: its copy keeps the last build's bytes until it is written too", async () => {
+    const restore = linkPageCopies(out, copies);
+    try {
+      await writePage('a/index.html', Buffer.from('first build'));
+      const body = Buffer.from('second build');
+      await fs.promises.writeFile(pathToFileURL(join(out, 'a/index.html')), body);
+      // Had the build stopped here, the cache would still hold what the first build wrote.
+      expect(readFileSync(join(copies, 'a/index.html'), 'utf8')).toBe('first build');
+      expect(readFileSync(join(out, 'a/index.html'), 'utf8')).toBe('second build');
+      await fs.promises.writeFile(pathToFileURL(join(copies, 'a/index.html')), body);
+      expect(sameFile(join(out, 'a/index.html'), join(copies, 'a/index.html'))).toBe(true);
+      expect(readFileSync(join(copies, 'a/index.html'), 'utf8')).toBe('second build');
+      expect(readdirSync(join(out, 'a'))).toEqual(['index.html']);
+    } finally {
+      restore();
+    }
   });
 
   it('replaces a copy there whole: a file it was linked to keeps what it held', async () => {
