@@ -41,11 +41,11 @@ function listedPages(log: string): Set<string> {
 }
 
 /**
- * The pages of a site built by `buildSite` (its cache beside it) whose copy in Astro's cache is not
- * the same file as the page (src/lib/fs/linked-page-copies.ts); every page has one.
+ * The pages of a site built by `buildSite` (its cache beside it, unless `cache` is given) whose copy
+ * in Astro's cache is not the same file as the page (src/lib/fs/linked-page-copies.ts); every page has one.
  */
-function pagesNotLinkedToCopies(out: string): string[] {
-  const copies = join(`${out}-cache`, 'dist');
+function pagesNotLinkedToCopies(out: string, cache = `${out}-cache`): string[] {
+  const copies = join(cache, 'dist');
   return sessionPages(out)
     .filter((p) => p.endsWith('.html'))
     .filter((p) => {
@@ -230,6 +230,8 @@ describe('incremental page rendering', () => {
     const moved = await buildSite(other, { ...env, SESSIONPRESS_CACHE_DIR: `${out}-cache` });
     expect(moved.code, moved.log.slice(-2000)).toBe(0);
     expect(reusedPages(moved.log).size).toBeGreaterThan(0);
+    // A page restored from the cache is its copy under a second name.
+    expect(pagesNotLinkedToCopies(other, `${out}-cache`)).toEqual([]);
     const c = digestTree(other);
     expect([...new Set([...b.keys(), ...c.keys()])].filter((k) => b.get(k) !== c.get(k))).toEqual([]);
   }, 300_000);

@@ -72,6 +72,51 @@ describe("Astro's copy of each page it renders", () => {
     }
   });
 
+  it('restores a page from the cache as a link to its copy, put in place whole', async () => {
+    writeFileSync(join(copies, 'a/index.html'), 'cached page');
+    writeFileSync(join(copies, 'a/two.html'), 'second cached page');
+    // Where a page is already there, linked to something else: that file keeps what it held.
+    writeFileSync(join(root, 'elsewhere.html'), 'elsewhere');
+    rmSync(join(out, 'a/two.html'), { force: true });
+    linkSync(join(root, 'elsewhere.html'), join(out, 'a/two.html'));
+    const restore = linkPageCopies(out, copies);
+    try {
+      // As Astro restores a page: `copyFile(copy, page)`, named by URL.
+      await fs.promises.copyFile(pathToFileURL(join(copies, 'a/index.html')), pathToFileURL(join(out, 'a/index.html')));
+      await fs.promises.copyFile(join(copies, 'a/two.html'), join(out, 'a/two.html'));
+      expect(sameFile(join(out, 'a/index.html'), join(copies, 'a/index.html'))).toBe(true);
+      expect(sameFile(join(out, 'a/two.html'), join(copies, 'a/two.html'))).toBe(true);
+      expect(readFileSync(join(root, 'elsewhere.html'), 'utf8')).toBe('elsewhere');
+      expect(readdirSync(join(out, 'a')).sort()).toEqual(['index.html', 'two.html']);
+      // A copy asked not to replace anything still fails where something is there.
+      await expect(fs.promises.copyFile(join(copies, 'a/index.html'), join(out, 'a/two.html'), fs.constants.COPYFILE_EXCL)).rejects.toThrow(/EEXIST/);
+      // Copies elsewhere are copies.
+      await fs.promises.copyFile(join(copies, 'a/index.html'), join(root, 'copied.html'));
+      expect(sameFile(join(copies, 'a/index.html'), join(root, 'copied.html'))).toBe(false);
+      // The restored page rendered again: a new file, the copy untouched until it is written.
+      await fs.promises.writeFile(join(out, 'a/index.html'), Buffer.from('rendered again'));
+      expect(readFileSync(join(copies, 'a/index.html'), 'utf8')).toBe('cached page');
+    } finally {
+      restore();
+    }
+    await fs.promises.copyFile(join(copies, 'a/two.html'), join(out, 'a/three.html'));
+    expect(sameFile(join(copies, 'a/two.html'), join(out, 'a/three.html'))).toBe(false);
+  });
+
+  it('restores a symbolic link in the cache by copying what it is, never by linking it', async () => {
+    const secret = join(root, 'secret-restore.txt');
+    writeFileSync(secret, 'private!!');
+    symlinkSync(secret, join(copies, 'a/index.html'));
+    const restore = linkPageCopies(out, copies);
+    try {
+      await fs.promises.copyFile(join(copies, 'a/index.html'), join(out, 'a/index.html'));
+    } finally {
+      restore();
+    }
+    expect(fs.lstatSync(join(out, 'a/index.html')).isSymbolicLink()).toBe(false);
+    expect(sameFile(secret, join(out, 'a/index.html'))).toBe(false);
+  });
+
   it('replaces a copy there whole: a file it was linked to keeps what it held', async () => {
     // A copy linked to an older page, as the last build left it.
     writeFileSync(join(out, 'a/old.html'), 'old page');
