@@ -234,5 +234,17 @@ describe('incremental page rendering', () => {
     expect(pagesNotLinkedToCopies(other, `${out}-cache`)).toEqual([]);
     const c = digestTree(other);
     expect([...new Set([...b.keys(), ...c.keys()])].filter((k) => b.get(k) !== c.get(k))).toEqual([]);
+
+    // The first output folder's pages and the second's are one file each, through the cache: a page rendered
+    // again for the second folder is a new file there, and the first folder's page is left as it was.
+    const shared = rendered.find((p) => p.endsWith(`/${changedId}/index.html`))!;
+    const firstBefore = readFileSync(join(out, shared), 'utf8');
+    expect(statSync(join(out, shared)).ino).toBe(statSync(join(other, shared)).ino);
+    writeFileSync(changedFile, readFileSync(changedFile, 'utf8').replace('quokkaotter', 'pangolinyak'));
+    const again = await buildSite(other, { ...env, SESSIONPRESS_CACHE_DIR: `${out}-cache` });
+    expect(again.code, again.log.slice(-2000)).toBe(0);
+    expect(readFileSync(join(other, shared), 'utf8')).toContain('pangolinyak');
+    expect(readFileSync(join(out, shared), 'utf8')).toBe(firstBefore);
+    expect(pagesNotLinkedToCopies(other, `${out}-cache`)).toEqual([]);
   }, 300_000);
 });
