@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSite, listFiles } from '../helpers/build.js';
 import { repoRoot } from '../helpers/shared.js';
+import { isTemporaryFile } from '../../src/lib/fs/safe-write.js';
 
 /** A folder on another file system than the project, where the machine has one (a tmpfs at /dev/shm). */
 const other = existsSync('/dev/shm') && statSync('/dev/shm').dev !== statSync(repoRoot).dev ? mkdtempSync('/dev/shm/sp-other-disk-') : undefined;
@@ -24,7 +25,7 @@ describe('an output folder on another disk than the project', () => {
       expect(existsSync(join(out, 'index.html'))).toBe(true);
       expect(readdirSync(join(out, '_astro')).some((f) => f.endsWith('.css'))).toBe(true);
       // Nothing of the move is left behind.
-      expect(listFiles(out).filter((f) => f.endsWith('.part') || f.includes('.prerender'))).toEqual([]);
+      expect(listFiles(out).filter((f) => isTemporaryFile(f) || f.endsWith('.part') || f.includes('.prerender'))).toEqual([]);
     }
   }, 300_000);
 });

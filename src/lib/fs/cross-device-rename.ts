@@ -1,6 +1,7 @@
 import fs, { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { temporaryPathBeside } from './safe-write.js';
 
 /**
  * Whether Astro's build would move files from `workingFolder` to `outDir`
@@ -42,7 +43,7 @@ export function allowCrossDeviceRename(): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
       // As a rename would, it replaces what is at `to`, whole: copied beside it, then renamed over it.
-      const part = `${to instanceof URL ? fileURLToPath(to) : String(to)}.${process.pid}.part`;
+      const part = temporaryPathBeside(to instanceof URL ? fileURLToPath(to) : String(to));
       await fs.promises.copyFile(from, part, fs.constants.COPYFILE_EXCL);
       await original(part, to);
       await fs.promises.rm(from);

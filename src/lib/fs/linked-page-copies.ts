@@ -1,7 +1,8 @@
 import fs from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isStrictlyWithin } from './safe-path.js';
+import { createSafeTarget, temporaryPathBeside } from './safe-write.js';
 
 type WriteFile = typeof fs.promises.writeFile;
 type CopyFile = typeof fs.promises.copyFile;
@@ -40,17 +41,19 @@ type CopyFile = typeof fs.promises.copyFile;
 export function linkPageCopies(outDir: string, copies: string): () => void {
   const originalWrite = fs.promises.writeFile;
   const originalCopy = fs.promises.copyFile;
+  // Written with the project's safe writer (its own imports of Node's calls, not these wrapped ones).
+  const pages = createSafeTarget(outDir);
   // The bytes of each page written into the output folder, by the Buffer that held them, until Astro copies them.
   const written = new WeakMap<object, string>();
   const writeFile = (async (file, data, options) => {
     const path = pathOf(file);
-    if (path !== undefined && typeof data === 'object' && data !== null && isInside(copies, path)) {
+    if (path !== undefined && typeof data === 'object' && data !== null && isStrictlyWithin(copies, path)) {
       const page = written.get(data);
       if (page !== undefined && (await linkInPlace(page, path, (data as Uint8Array).byteLength))) return;
     }
-    const page = path !== undefined && data instanceof Uint8Array && isInside(outDir, path);
+    const page = path !== undefined && data instanceof Uint8Array && isStrictlyWithin(outDir, path);
     // A page whose file another name holds (its copy in the cache) is written anew, never into that file.
-    if (page && (await linkCount(path)) > 1) await replaceWhole(originalWrite, path, data, options);
+    if (page && (await linkCount(path)) > 1) await pages.writeFile(path, data);
     else await originalWrite(file, data, options);
     if (page) written.set(data, path);
   }) as WriteFile;
@@ -58,7 +61,7 @@ export function linkPageCopies(outDir: string, copies: string): () => void {
     const source = pathOf(from);
     const target = pathOf(to);
     // A page restored from the cache (never with COPYFILE_EXCL, which a link put in place could not honour).
-    if (source !== undefined && target !== undefined && !mode && isInside(copies, source) && isInside(outDir, target) && (await linkInPlace(source, target))) return;
+    if (source !== undefined && target !== undefined && !mode && isStrictlyWithin(copies, source) && isStrictlyWithin(outDir, target) && (await linkInPlace(source, target))) return;
     await originalCopy(from, to, mode);
   }) as CopyFile;
   fs.promises.writeFile = writeFile;
@@ -75,29 +78,11 @@ async function linkCount(path: string): Promise<number> {
   return stat?.isFile() ? stat.nlink : 0;
 }
 
-/** Writes `data` (with `write`, Node's own) to a new file beside `path` and renames it over `path`. */
-async function replaceWhole(write: WriteFile, path: string, data: Uint8Array, options: Parameters<WriteFile>[2]): Promise<void> {
-  const beside = besideName(path, 'part');
-  try {
-    await write(beside, data, { ...(typeof options === 'object' && options ? options : {}), flag: 'wx' });
-    await fs.promises.rename(beside, path);
-  } catch (error) {
-    await fs.promises.rm(beside, { force: true }).catch(() => undefined);
-    throw error;
-  }
-}
-
 /** The path a `writeFile` call names, when it names one (not a file handle). */
 function pathOf(file: unknown): string | undefined {
   if (typeof file === 'string') return resolve(file);
   if (file instanceof URL && file.protocol === 'file:') return fileURLToPath(file);
   return undefined;
-}
-
-/** Whether `path` is below `dir`. */
-function isInside(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
 /**
@@ -108,7 +93,7 @@ function isInside(dir: string, path: string): boolean {
 async function linkInPlace(page: string, target: string, bytes?: number): Promise<boolean> {
   const stat = await fs.promises.lstat(page).catch(() => undefined);
   if (!stat?.isFile() || (bytes !== undefined && stat.size !== bytes)) return false;
-  const beside = besideName(target, 'link');
+  const beside = temporaryPathBeside(target);
   try {
     await fs.promises.link(page, beside);
     await fs.promises.rename(beside, target);
@@ -119,7 +104,3 @@ async function linkInPlace(page: string, target: string, bytes?: number): Promis
   }
 }
 
-/** A new name beside `path`, for a file to rename over it. */
-function besideName(path: string, kind: string): string {
-  return `${path}.${randomBytes(6).toString('hex')}.${kind}`;
-}

@@ -138,6 +138,15 @@ function temporaryName(name: string): string {
 }
 
 /**
+ * A temporary path beside `path` (see `temporaryName`), for a file put there
+ * by other means than {@link SafeTarget.stageFile} (a link, a copy) and then
+ * renamed over `path`; {@link isTemporaryFile} knows it if a kill leaves it.
+ */
+export function temporaryPathBeside(path: string): string {
+  return join(dirname(path), temporaryName(basename(path)));
+}
+
+/**
  * Whether a path is a temporary file the safe writer left behind (a write cut
  * short by a kill): callers that tidy a target remove these, and never take
  * one for a file of their own.
