@@ -132,6 +132,13 @@ async function openRender(path: string): Promise<{ handle: FileHandle; index: Re
   }
 }
 
+/** A render file's index alone (see `openRender`), the file closed again. */
+async function readIndex(path: string): Promise<RenderIndex> {
+  const { handle, index } = await openRender(path);
+  await handle.close();
+  return index;
+}
+
 /** The bytes of one part of a render file. */
 async function readRange(handle: FileHandle, [start, end]: [number, number]): Promise<Buffer> {
   const bytes = Buffer.alloc(end - start);
@@ -422,8 +429,7 @@ export function createRenderCache(astroCacheDir: string) {
      */
     async readTwinPages(key: string): Promise<number[] | undefined> {
       try {
-        const { handle, index } = await openRender(renderFile(key));
-        await handle.close();
+        const index = await readIndex(renderFile(key));
         const list = index.twinPages;
         const length = index.markdown[1] - index.markdown[0];
         if (!Array.isArray(list) || list.length < 2 || !list.every((n, i) => Number.isSafeInteger(n) && n >= (i ? list[i - 1] : 0))) return undefined;
@@ -488,9 +494,7 @@ export function createRenderCache(astroCacheDir: string) {
     /** The page digests of a render (`RenderedSession.pageDigests`), or none when it has none or is gone. */
     async readPageDigests(key: string): Promise<string[]> {
       try {
-        const { handle, index } = await openRender(renderFile(key));
-        await handle.close();
-        const list = index.digests;
+        const list = (await readIndex(renderFile(key))).digests;
         return Array.isArray(list) && list.every((d) => typeof d === 'string') ? list : [];
       } catch {
         return [];
